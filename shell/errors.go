@@ -1,0 +1,107 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+)
+
+// Code is a stable error class that every surface (MCP, CLI) shows verbatim,
+// so clients can branch on it without parsing prose.
+type Code string
+
+const (
+	CodeInvalidArgument Code = "invalid_argument"
+	CodeNotFound        Code = "not_found"
+	CodeOutsideJail     Code = "outside_jail"
+	CodeDenied          Code = "denied"
+	CodeExists          Code = "exists"
+	CodeNotEmpty        Code = "not_empty"
+	CodeNotADirectory   Code = "not_a_directory"
+	CodeIsADirectory    Code = "is_a_directory"
+	CodeTooLarge        Code = "too_large"
+	CodeBinary          Code = "binary"
+	CodeNotARepository  Code = "not_a_repository"
+	CodeGitFailed       Code = "git_failed"
+	CodeTimeout         Code = "timeout"
+	CodeInternal        Code = "internal"
+)
+
+// Error is a refusal a caller can act on: a code, a message that names the
+// path, the cause and one next step, and the path it concerns.
+type Error struct {
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+	Path    string `json:"path,omitempty"`
+	Err     error  `json:"-"`
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, path, format string, args ...any) *Error {
+	return &Error{Code: code, Path: path, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf returns the code of err, or internal when err carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// AsError converts any error to an *Error, classifying operating-system
+// errors so the caller sees a stable code instead of an errno string.
+func AsError(err error, path string) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return classify(err, path)
+}
+
+// classify maps an operating-system error for path to a coded Error.
+func classify(err error, path string) *Error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "path escapes from parent"):
+		return &Error{Code: CodeOutsideJail, Path: path, Err: err,
+			Message: fmt.Sprintf("%s resolves outside the jail (a symlink or .. leads out of it); use a path inside the workspace", path)}
+	case errors.Is(err, fs.ErrNotExist):
+		return &Error{Code: CodeNotFound, Path: path, Err: err,
+			Message: fmt.Sprintf("%s does not exist; check the path with editor::tree or editor::find", path)}
+	case errors.Is(err, fs.ErrExist):
+		return &Error{Code: CodeExists, Path: path, Err: err,
+			Message: fmt.Sprintf("%s already exists; choose another name or remove it first", path)}
+	case errors.Is(err, syscall.ENOTEMPTY), errors.Is(err, syscall.EEXIST):
+		return &Error{Code: CodeNotEmpty, Path: path, Err: err,
+			Message: fmt.Sprintf("%s is a folder that is not empty; pass recursive: true to remove it with its contents", path)}
+	case errors.Is(err, syscall.ENOTDIR):
+		return &Error{Code: CodeNotADirectory, Path: path, Err: err,
+			Message: fmt.Sprintf("%s (or one of its parents) is not a folder", path)}
+	case errors.Is(err, syscall.EISDIR):
+		return &Error{Code: CodeIsADirectory, Path: path, Err: err,
+			Message: fmt.Sprintf("%s is a folder; pass a file path", path)}
+	case errors.Is(err, syscall.ELOOP):
+		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
+			Message: fmt.Sprintf("%s goes through too many levels of symbolic links (a loop?)", path)}
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
+			Message: fmt.Sprintf("path is too long: %.80s…", path)}
+	case errors.Is(err, fs.ErrPermission):
+		return &Error{Code: CodeDenied, Path: path, Err: err,
+			Message: fmt.Sprintf("%s: permission denied by the operating system", path)}
+	case errors.Is(err, syscall.EINVAL):
+		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
+			Message: fmt.Sprintf("%s: invalid path: %v", path, err)}
+	}
+	return &Error{Code: CodeInternal, Path: path, Err: err, Message: fmt.Sprintf("%s: %v", path, err)}
+}

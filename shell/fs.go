@@ -1,0 +1,290 @@
+package shell
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Kind of a directory entry as the editor shows it.
+const (
+	KindFile    = "file"
+	KindDir     = "dir"
+	KindSymlink = "symlink"
+)
+
+// Info describes one path.
+type Info struct {
+	Name    string
+	Kind    string // file, dir, symlink (only from Lstat/ReadDir)
+	Size    int64
+	ModTime int64 // Unix seconds
+	ModNano int64 // Unix nanoseconds, for change detection finer than mtime
+	Mode    fs.FileMode
+	Ino     uint64
+}
+
+func infoOf(fi fs.FileInfo) Info {
+	in := Info{Name: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().Unix(), ModNano: fi.ModTime().UnixNano(), Mode: fi.Mode()}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		in.Kind = KindSymlink
+	case fi.IsDir():
+		in.Kind = KindDir
+	default:
+		in.Kind = KindFile
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		in.Ino = st.Ino
+	}
+	return in
+}
+
+// Stat describes abs, following symlinks inside the jail. A dangling
+// symlink is not_found.
+func (j *Jail) Stat(abs string) (Info, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return Info{}, err
+	}
+	fi, err := t.r.root.Stat(t.rel)
+	if err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	return infoOf(fi), nil
+}
+
+// Lstat describes abs itself; a symlink is reported as one.
+func (j *Jail) Lstat(abs string) (Info, error) {
+	t, err := j.prepare(abs, false, false)
+	if err != nil {
+		return Info{}, err
+	}
+	fi, err := t.r.root.Lstat(t.rel)
+	if err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	return infoOf(fi), nil
+}
+
+// ReadResult is the outcome of a capped read.
+type ReadResult struct {
+	Data      []byte // at most the limit; the file's beginning when Truncated
+	Info      Info   // of the file as opened (Size is the full size)
+	Truncated bool
+}
+
+// ReadFile reads abs through symlinks, at most limit bytes (and never more
+// than the jail's max_read_bytes). A folder is is_a_directory. Reading stops
+// at the limit even if the file grows meanwhile, so memory stays bounded.
+func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
+		limit = j.maxRead
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ReadResult{}, AsError(err, t.abs)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ReadResult{}, AsError(err, t.abs)
+	}
+	if fi.IsDir() {
+		return ReadResult{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; list it with editor::tree", t.abs)
+	}
+	if !fi.Mode().IsRegular() {
+		return ReadResult{}, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
+	}
+	size := fi.Size()
+	want := size
+	if limit > 0 && want > limit {
+		want = limit
+	}
+	// One byte more than wanted tells a file that grew from one that did not.
+	buf := make([]byte, 0, want+1)
+	r := io.Reader(f)
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return ReadResult{}, AsError(err, t.abs)
+		}
+	}
+	res := ReadResult{Data: buf, Info: infoOf(fi)}
+	if limit > 0 && int64(len(buf)) > limit {
+		res.Data, res.Truncated = buf[:limit], true
+	}
+	if res.Info.Size > int64(len(res.Data)) {
+		res.Truncated = true
+	}
+	if !res.Truncated {
+		res.Info.Size = int64(len(res.Data))
+	}
+	return res, nil
+}
+
+// IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,
+// the same sniff git and ripgrep use.
+func IsBinary(data []byte) bool {
+	if len(data) > 8192 {
+		data = data[:8192]
+	}
+	return strings.IndexByte(string(data), 0) >= 0
+}
+
+// DirEntry is one entry of a listing.
+type DirEntry struct {
+	Info
+	Target string // for a symlink, what it points to
+}
+
+// ReadDir lists abs (through symlinks), sorted by name, leaving out deny-glob
+// matches and editord's own temp files. Entries are lstat'ed: a symlink is
+// reported as a symlink.
+func (j *Jail) ReadDir(abs string) ([]DirEntry, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.r.root.Open(t.rel)
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	if !fi.IsDir() {
+		return nil, Errorf(CodeNotADirectory, t.abs, "%s is a file, not a folder", t.abs)
+	}
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	sort.Strings(names)
+	out := make([]DirEntry, 0, len(names))
+	for _, name := range names {
+		if IsTempName(name) {
+			continue
+		}
+		rel := path.Join(relOrEmpty(t.rel), name)
+		fi, err := t.r.root.Lstat(rel)
+		if err != nil {
+			continue // vanished between listing and stat
+		}
+		if j.denied(rel, fi.IsDir()) {
+			continue
+		}
+		e := DirEntry{Info: infoOf(fi)}
+		if e.Kind == KindSymlink {
+			e.Target, _ = t.r.root.Readlink(rel)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Mkdir creates the folder abs (with its parents when parents is set).
+// created is false when a folder already stood there.
+func (j *Jail) Mkdir(abs string, parents bool) (created bool, err error) {
+	t, err := j.prepare(abs, true, true)
+	if err != nil {
+		return false, err
+	}
+	if fi, err := t.r.root.Stat(t.rel); err == nil {
+		if fi.IsDir() {
+			return false, nil
+		}
+		return false, Errorf(CodeExists, t.abs, "%s already exists and is a file", t.abs)
+	}
+	if parents {
+		err = t.r.root.MkdirAll(t.rel, 0o755)
+	} else {
+		err = t.r.root.Mkdir(t.rel, 0o755)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, AsError(err, t.abs)
+	}
+	return true, nil
+}
+
+// Remove deletes abs (a symlink itself, not its target). A non-empty folder
+// needs recursive. The jail roots themselves are never removed.
+func (j *Jail) Remove(abs string, recursive bool) error {
+	t, err := j.prepare(abs, false, true)
+	if err != nil {
+		return err
+	}
+	if t.rel == "." {
+		return Errorf(CodeDenied, t.abs, "%s is a jail root and cannot be removed", t.abs)
+	}
+	if _, err := t.r.root.Lstat(t.rel); err != nil {
+		return AsError(err, t.abs)
+	}
+	if recursive {
+		err = t.r.root.RemoveAll(t.rel)
+	} else {
+		err = t.r.root.Remove(t.rel)
+	}
+	if err != nil {
+		return AsError(err, t.abs)
+	}
+	return nil
+}
+
+// Rename moves from to to (a symlink moves as a link). An existing to is
+// exists unless overwrite; parents of to are created.
+func (j *Jail) Rename(from, to string, overwrite bool) error {
+	src, err := j.prepare(from, false, true)
+	if err != nil {
+		return err
+	}
+	dst, err := j.prepare(to, false, true)
+	if err != nil {
+		return err
+	}
+	if src.rel == "." {
+		return Errorf(CodeDenied, src.abs, "%s is a jail root and cannot be moved", src.abs)
+	}
+	if src.r != dst.r {
+		return Errorf(CodeInvalidArgument, src.abs, "%s and %s are in different jail roots; a move stays inside one", src.abs, dst.abs)
+	}
+	if _, err := src.r.root.Lstat(src.rel); err != nil {
+		return AsError(err, src.abs)
+	}
+	if _, err := dst.r.root.Lstat(dst.rel); err == nil && !overwrite {
+		return Errorf(CodeExists, dst.abs, "%s already exists; pass overwrite: true to replace it", dst.abs)
+	}
+	if dir := path.Dir(dst.rel); dir != "." {
+		if err := dst.r.root.MkdirAll(dir, 0o755); err != nil {
+			return AsError(err, dst.abs)
+		}
+	}
+	if err := src.r.root.Rename(src.rel, dst.rel); err != nil {
+		return AsError(err, dst.abs)
+	}
+	return nil
+}

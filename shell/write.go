@@ -1,0 +1,181 @@
+package shell
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+)
+
+// WriteOptions tunes WriteFile.
+type WriteOptions struct {
+	// Perm is the mode of a file that did not exist; an existing file keeps
+	// its own mode. Zero means 0644.
+	Perm fs.FileMode
+	// Parents creates missing parent folders.
+	Parents bool
+	// Exclusive refuses with exists when anything is already at the path.
+	Exclusive bool
+	// Before runs after the new content is durable in the temp file and just
+	// before it replaces the old file. An error from it aborts the write and
+	// nothing changes; this is where a caller re-checks the disk under its
+	// own lock so that a writer slipping in between is caught.
+	Before func() error
+}
+
+const tempMarker = ".editord-"
+
+// IsTempName reports whether name is one of editord's in-flight temp files,
+// which listings hide.
+func IsTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker) && strings.HasSuffix(name, ".tmp")
+}
+
+// WriteFile replaces abs with data atomically: a temp file in the same
+// folder is written, fsynced and given the old file's mode, renamed over the
+// target, and the folder is fsynced. A crash at any point leaves either the
+// old file or the new one, never a mix. A symlink is written through to its
+// target (the link survives). Hard links to the old file keep the old
+// content, as with any rename-based save (vim's default too).
+func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error) {
+	t, err := j.prepare(abs, true, true)
+	if err != nil {
+		return Info{}, err
+	}
+	if j.maxWrite > 0 && int64(len(data)) > j.maxWrite {
+		return Info{}, Errorf(CodeTooLarge, t.abs, "%s: content is %d bytes, over the jail's max_write_bytes of %d", t.abs, len(data), j.maxWrite)
+	}
+	if t.rel == "." {
+		return Info{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder", t.abs)
+	}
+	if t.link {
+		if _, err := t.r.root.Lstat(t.rel); err != nil {
+			return Info{}, Errorf(CodeNotFound, t.abs, "%s is a symlink to a missing file; fix the link or write to another path", t.abs)
+		}
+	}
+	dir, base := path.Dir(t.rel), path.Base(t.rel)
+	if opt.Parents && dir != "." {
+		if err := t.r.root.MkdirAll(dir, 0o755); err != nil {
+			return Info{}, AsError(err, t.abs)
+		}
+	}
+	d, err := t.r.root.OpenRoot(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Info{}, Errorf(CodeNotFound, t.abs, "the folder of %s does not exist; create it first (editor::create kind folder) or save without a guard", t.abs)
+		}
+		return Info{}, AsError(err, t.abs)
+	}
+	defer d.Close()
+
+	perm := opt.Perm
+	if perm == 0 {
+		perm = 0o644
+	}
+	var uid, gid = -1, -1
+	old, statErr := d.Lstat(base)
+	switch {
+	case statErr == nil && old.IsDir():
+		return Info{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; pass a file path", t.abs)
+	case statErr == nil && opt.Exclusive:
+		return Info{}, Errorf(CodeExists, t.abs, "%s already exists; editor::create never overwrites (use editor::save)", t.abs)
+	case statErr == nil:
+		perm = old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		if st, ok := old.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+	case !errors.Is(statErr, fs.ErrNotExist):
+		return Info{}, AsError(statErr, t.abs)
+	}
+
+	tmp, f, err := createTemp(d, base)
+	if err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			d.Remove(tmp)
+		}
+	}()
+	if err := writeAll(f, data, perm, uid, gid); err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	if opt.Before != nil {
+		if err := opt.Before(); err != nil {
+			return Info{}, err
+		}
+	}
+	if opt.Exclusive {
+		// link(2) fails if the name exists, which makes creation exclusive
+		// even against another process racing us.
+		if err := d.Link(tmp, base); err != nil {
+			return Info{}, AsError(err, t.abs)
+		}
+		d.Remove(tmp)
+	} else if err := d.Rename(tmp, base); err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	committed = true
+	syncDir(d)
+	fi, err := d.Stat(base)
+	if err != nil {
+		return Info{}, AsError(err, t.abs)
+	}
+	return infoOf(fi), nil
+}
+
+func createTemp(d *os.Root, base string) (string, *os.File, error) {
+	for range 10 {
+		var b [6]byte
+		rand.Read(b[:])
+		name := "." + truncateName(base) + tempMarker + hex.EncodeToString(b[:]) + ".tmp"
+		f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return name, f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", nil, err
+		}
+	}
+	return "", nil, errors.New("could not create a temp file")
+}
+
+// truncateName keeps temp names within NAME_MAX for long base names.
+func truncateName(base string) string {
+	if len(base) > 200 {
+		return base[:200]
+	}
+	return base
+}
+
+func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int) error {
+	_, err := f.Write(data)
+	if err == nil && uid >= 0 {
+		// Best effort: keeping the owner only works for a privileged process
+		// or when the owner is already us.
+		f.Chown(uid, gid)
+	}
+	if err == nil {
+		// After chown: chown clears setuid/setgid bits.
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func syncDir(d *os.Root) {
+	if f, err := d.Open("."); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
