@@ -288,3 +288,15 @@ func (j *Jail) Rename(from, to string, overwrite bool) error {
 	}
 	return nil
 }
+
+// Realpath is abs with every symlink resolved (inside the jail).
+func (j *Jail) Realpath(abs string) (string, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return "", err
+	}
+	if _, err := t.r.root.Lstat(t.rel); err != nil {
+		return "", AsError(err, t.abs)
+	}
+	return t.realAbs(), nil
+}

@@ -25,6 +25,9 @@ type WriteOptions struct {
 	// nothing changes; this is where a caller re-checks the disk under its
 	// own lock so that a writer slipping in between is caught.
 	Before func() error
+	// NoSync skips the fsyncs, for state that is cheap to lose on power
+	// failure (the rename still makes a crash of the process harmless).
+	NoSync bool
 }
 
 const tempMarker = ".editord-"
@@ -79,10 +82,10 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	var uid, gid = -1, -1
 	old, statErr := d.Lstat(base)
 	switch {
-	case statErr == nil && old.IsDir():
-		return Info{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; pass a file path", t.abs)
 	case statErr == nil && opt.Exclusive:
 		return Info{}, Errorf(CodeExists, t.abs, "%s already exists; editor::create never overwrites (use editor::save)", t.abs)
+	case statErr == nil && old.IsDir():
+		return Info{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; pass a file path", t.abs)
 	case statErr == nil:
 		perm = old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 		if st, ok := old.Sys().(*syscall.Stat_t); ok {
@@ -102,7 +105,7 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 			d.Remove(tmp)
 		}
 	}()
-	if err := writeAll(f, data, perm, uid, gid); err != nil {
+	if err := writeAll(f, data, perm, uid, gid, !opt.NoSync); err != nil {
 		return Info{}, AsError(err, t.abs)
 	}
 	if opt.Before != nil {
@@ -121,7 +124,9 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		return Info{}, AsError(err, t.abs)
 	}
 	committed = true
-	syncDir(d)
+	if !opt.NoSync {
+		syncDir(d)
+	}
 	fi, err := d.Stat(base)
 	if err != nil {
 		return Info{}, AsError(err, t.abs)
@@ -153,7 +158,7 @@ func truncateName(base string) string {
 	return base
 }
 
-func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int) error {
+func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int, sync bool) error {
 	_, err := f.Write(data)
 	if err == nil && uid >= 0 {
 		// Best effort: keeping the owner only works for a privileged process
@@ -164,7 +169,7 @@ func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int) error {
 		// After chown: chown clears setuid/setgid bits.
 		err = f.Chmod(perm)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

@@ -1,0 +1,87 @@
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
+)
+
+// Function is one entry of the catalog: everything any surface (MCP tools,
+// `editord call`, `editord functions`, the golden schemas) needs to know
+// about a function, declared once.
+type Function struct {
+	ID          string // editor::save
+	Description string // written for the model that reads it
+	Annotations Annotations
+	Request     reflect.Type
+	Response    reflect.Type
+	call        func(ctx context.Context, s *Service, args json.RawMessage) (any, error)
+}
+
+// Annotations are the behaviour hints clients show and act on.
+type Annotations struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// Call decodes args strictly (unknown, missing or mistyped fields are
+// invalid_argument naming the field) and runs the function.
+func (f *Function) Call(ctx context.Context, s *Service, args json.RawMessage) (any, error) {
+	return f.call(ctx, s, args)
+}
+
+// InputSchema is the JSON Schema of the request.
+func (f *Function) InputSchema() map[string]any { return schemaFor(f.Request, true) }
+
+// OutputSchema is the JSON Schema of the response.
+func (f *Function) OutputSchema() map[string]any { return schemaFor(f.Response, false) }
+
+var catalog = map[string]*Function{}
+
+// define adds a function to the catalog. Request and response types are
+// structs whose json tags and desc tags are the contract.
+func define[Req, Resp any](id, description string, ann Annotations, h func(*Service, context.Context, *Req) (*Resp, error)) {
+	if _, dup := catalog[id]; dup {
+		panic("editor: function defined twice: " + id)
+	}
+	catalog[id] = &Function{
+		ID:          id,
+		Description: description,
+		Annotations: ann,
+		Request:     reflect.TypeFor[Req](),
+		Response:    reflect.TypeFor[Resp](),
+		call: func(ctx context.Context, s *Service, args json.RawMessage) (any, error) {
+			req := new(Req)
+			if err := decodeArgs(args, req); err != nil {
+				return nil, err
+			}
+			return h(s, ctx, req)
+		},
+	}
+}
+
+// Catalog lists every function, sorted by id.
+func Catalog() []*Function {
+	out := make([]*Function, 0, len(catalog))
+	for _, f := range catalog {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup finds a function by id.
+func Lookup(id string) (*Function, bool) {
+	f, ok := catalog[id]
+	return f, ok
+}
+
+var (
+	readOnly    = Annotations{ReadOnly: true, Idempotent: true}
+	additive    = Annotations{}
+	idempotent  = Annotations{Idempotent: true}
+	destructive = Annotations{Destructive: true}
+)

@@ -1,0 +1,85 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/editord/editord/diff"
+	"github.com/editord/editord/workspace"
+)
+
+type ChangesRequest struct {
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for everything the journal holds."`
+}
+
+type ChangesResponse struct {
+	Changes []workspace.Event `json:"changes" desc:"editor::changed events after the cursor, oldest first."`
+	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events."`
+	Reset   bool              `json:"reset" desc:"True when events after your cursor were already dropped from the journal (or it restarted): you missed some, so re-read the files you care about."`
+}
+
+func init() {
+	define("editor::changes",
+		"Return editor::changed events (files created, modified, deleted or moved in the workspace, by this service or any other program) "+
+			"after a cursor, oldest first, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
+			`Example: {"since": "42"}.`,
+		readOnly, (*Service).Changes)
+}
+
+func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesResponse, error) {
+	cursor, ok := workspace.ParseCursor(req.Since)
+	if !ok {
+		return nil, invalid("since %q is not a cursor; pass the cursor a previous editor::changes returned", req.Since)
+	}
+	evs, next, reset, err := s.store.Since(cursor)
+	if err != nil {
+		return nil, err
+	}
+	return &ChangesResponse{Changes: evs, Cursor: fmt.Sprint(next), Reset: reset}, nil
+}
+
+// changeEvent describes a write of this service (kind created, modified or
+// deleted), with its real patch.
+func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte) workspace.Event {
+	d := diff.Unified(string(before), string(after), diff.Options{
+		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		OldMissing: kind == "created", NewMissing: kind == "deleted",
+	})
+	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
+	if kind != "deleted" {
+		v := Version(after)
+		ev.Version = &v
+	}
+	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
+	if d.Truncated {
+		ev.Added, ev.Removed = diff.Counts(string(before), string(after))
+		ev.Truncated = true
+	}
+	return ev
+}
+
+// capPatch cuts a patch to at most n bytes on a line boundary.
+func capPatch(p string, n int) (string, bool) {
+	if n <= 0 || len(p) <= n {
+		return p, false
+	}
+	cut := p[:n]
+	if i := strings.LastIndexByte(cut, '\n'); i >= 0 {
+		cut = cut[:i+1]
+	}
+	return cut, true
+}
+
+// emit records events in the journal. It never fails the write that caused
+// them: the file is already on disk, so trouble here is only reported.
+func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	for i := range evs {
+		evs[i].Time = now
+	}
+	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
+		s.warn(fmt.Sprintf("change journal: %v", err))
+	}
+}

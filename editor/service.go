@@ -1,0 +1,135 @@
+// Package editor is the service: one method per function of the catalog,
+// the save guard, versions, and the request/response types whose json and
+// desc tags are the contract every surface is generated from. It performs
+// no I/O itself: files go through shell, shared state through workspace.
+package editor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
+)
+
+// Options are the start-up choices of one process.
+type Options struct {
+	Root     string // --root: the jail when none is configured, and the first active root
+	StateDir string // --state-dir; "" derives one from the jail
+	Warn     func(string)
+}
+
+// Service serves the catalog's functions against one jail and state dir.
+type Service struct {
+	cfg   Config
+	jail  *shell.Jail
+	store *workspace.Store
+	start string // canonical --root
+	warn  func(string)
+}
+
+// New opens the jail and the state dir.
+func New(cfg Config, opt Options) (*Service, error) {
+	if opt.Warn == nil {
+		opt.Warn = func(string) {}
+	}
+	root := opt.Root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		root = wd
+	}
+	start, err := shell.Canonical(root)
+	if err != nil {
+		return nil, fmt.Errorf("--root %s: %w", root, err)
+	}
+	roots := cfg.Jail.Roots
+	if len(roots) == 0 {
+		roots = []string{start}
+	}
+	jail, err := shell.Open(shell.Config{
+		Roots:         roots,
+		Deny:          cfg.Jail.Deny,
+		MaxReadBytes:  cfg.Jail.MaxReadBytes,
+		MaxWriteBytes: cfg.Jail.MaxWriteBytes,
+		Noise:         cfg.Walk.Noise,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !jail.Contains(start) {
+		jail.Close()
+		return nil, fmt.Errorf("--root %s is outside the configured jail (%s)", start, strings.Join(jail.Roots(), ", "))
+	}
+	stateDir := opt.StateDir
+	if stateDir == "" {
+		stateDir = DefaultStateDir(jail.Roots()[0])
+	}
+	store, err := workspace.OpenStore(stateDir, opt.Warn)
+	if err != nil {
+		jail.Close()
+		return nil, err
+	}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn}
+	if _, err := store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
+		if r.ActiveRoot != "" {
+			return false, nil
+		}
+		r.ActiveRoot = start
+		r.Session(start)
+		return true, nil
+	}); err != nil {
+		opt.Warn(fmt.Sprintf("could not record the active root: %v", err))
+	}
+	return s, nil
+}
+
+// DefaultStateDir is where a project's record lives when no --state-dir is
+// given: one folder per canonical jail root, so processes on one project
+// share a record and different projects never do by accident.
+func DefaultStateDir(jailRoot string) string {
+	base := os.Getenv("EDITORD_STATE_DIR")
+	if base != "" {
+		return base
+	}
+	state := os.Getenv("XDG_STATE_HOME")
+	if state == "" {
+		home, _ := os.UserHomeDir()
+		state = filepath.Join(home, ".local", "state")
+	}
+	sum := sha256.Sum256([]byte(jailRoot))
+	return filepath.Join(state, "editord", filepath.Base(jailRoot)+"-"+hex.EncodeToString(sum[:4]))
+}
+
+// Close releases the jail and the state dir.
+func (s *Service) Close() error {
+	s.store.Close()
+	return s.jail.Close()
+}
+
+// Config returns the configuration in force.
+func (s *Service) Config() Config { return s.cfg }
+
+// StateDir is the state dir in use.
+func (s *Service) StateDir() string { return s.store.Dir() }
+
+// root returns the active root of the shared record.
+func (s *Service) root() (string, error) {
+	r := s.store.Load().ActiveRoot
+	if r == "" {
+		return s.start, nil
+	}
+	if !s.jail.Contains(r) {
+		return "", shell.Errorf(shell.CodeOutsideJail, r,
+			"the shared workspace points at %s, which is outside this server's jail (%s); call editor::workspace::open with a folder inside it",
+			r, strings.Join(s.jail.Roots(), ", "))
+	}
+	return r, nil
+}

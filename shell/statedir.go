@@ -1,0 +1,68 @@
+package shell
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// EnsureDir creates a folder (and its parents) outside any jail, mode 0700.
+// It exists for one job: making the state dir before it is opened as a jail
+// of its own.
+func EnsureDir(abs string) error {
+	if err := CheckPath(abs); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return AsError(err, abs)
+	}
+	return nil
+}
+
+// AppendFile appends data to abs in one write(2) with O_APPEND, creating the
+// file (mode 0600) if needed. Concurrent appenders holding a common lock get
+// whole records; without the lock a crash can still leave a torn last line,
+// which readers must tolerate.
+func (j *Jail) AppendFile(abs string, data []byte) error {
+	t, err := j.prepare(abs, true, true)
+	if err != nil {
+		return err
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return AsError(err, t.abs)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return AsError(err, t.abs)
+}
+
+// ReadTail returns up to the last n bytes of abs and the file's size.
+func (j *Jail) ReadTail(abs string, n int64) ([]byte, int64, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, AsError(err, t.abs)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, AsError(err, t.abs)
+	}
+	size := fi.Size()
+	off := size - n
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, size-off)
+	k, err := f.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
+		return nil, 0, AsError(err, t.abs)
+	}
+	return buf[:k], size, nil
+}

@@ -1,0 +1,211 @@
+// Package workspace is the shared record: which folder is the workspace,
+// the buffers (tabs) open against it and the folders expanded in its tree.
+// It lives in a state dir that every editord process on a project shares;
+// each read-modify-write holds an exclusive flock and replaces the file
+// atomically, so no update is lost to a concurrent one.
+//
+// Paths here are already in stored form (root-relative, "/"-separated,
+// cleaned; absolute when outside the root), so comparisons are plain
+// segment-wise string checks.
+package workspace
+
+import "strings"
+
+// Buffer is one open file.
+type Buffer struct {
+	Path     string `json:"path" desc:"Root-relative path of the open file (absolute when outside the root)."`
+	Version  string `json:"version" desc:"Content version at the last open or save: hex byte length, '-', 16 hex digits of FNV-1a 64. Compare for equality only."`
+	Mtime    int64  `json:"mtime" desc:"Modification time at the last open or save, Unix seconds."`
+	Language string `json:"language" desc:"Monaco language id, e.g. go, typescript, plaintext."`
+}
+
+// Session is what one root remembers.
+type Session struct {
+	Buffers  []Buffer `json:"buffers"`
+	Expanded []string `json:"expanded"`
+}
+
+// Record is the whole state file.
+type Record struct {
+	Format     int                 `json:"format"`
+	ActiveRoot string              `json:"active_root"`
+	Sessions   map[string]*Session `json:"sessions"`
+}
+
+const recordFormat = 1
+
+func newRecord() *Record {
+	return &Record{Format: recordFormat, Sessions: map[string]*Session{}}
+}
+
+// Session returns the session of root, creating an empty one.
+func (r *Record) Session(root string) *Session {
+	if r.Sessions == nil {
+		r.Sessions = map[string]*Session{}
+	}
+	s := r.Sessions[root]
+	if s == nil {
+		s = &Session{}
+		r.Sessions[root] = s
+	}
+	if s.Buffers == nil {
+		s.Buffers = []Buffer{}
+	}
+	if s.Expanded == nil {
+		s.Expanded = []string{}
+	}
+	return s
+}
+
+// Within reports whether p is base or lies beneath it, segment-wise:
+// "src/app" is within "src" but not within "sr", and "src/application.rs"
+// is not within "src/app". The root ("") contains every relative path.
+func Within(p, base string) bool {
+	if base == "" {
+		return !strings.HasPrefix(p, "/")
+	}
+	if p == base {
+		return true
+	}
+	if base == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, base+"/")
+}
+
+// Remap rewrites p from beneath from to beneath to; ok is false when p is
+// not within from.
+func Remap(p, from, to string) (string, bool) {
+	if !Within(p, from) {
+		return p, false
+	}
+	rest := p[len(from):]
+	if from == "" && rest != "" {
+		rest = "/" + rest
+	}
+	if to == "" {
+		return strings.TrimPrefix(rest, "/"), true
+	}
+	return to + rest, true
+}
+
+// Upsert records or refreshes a buffer; a re-opened buffer keeps its place
+// in the tab order. It reports whether anything changed.
+func (s *Session) Upsert(b Buffer) bool {
+	for i := range s.Buffers {
+		if s.Buffers[i].Path == b.Path {
+			if s.Buffers[i] == b {
+				return false
+			}
+			s.Buffers[i] = b
+			return true
+		}
+	}
+	s.Buffers = append(s.Buffers, b)
+	return true
+}
+
+// Close drops the buffer at exactly path.
+func (s *Session) Close(path string) bool {
+	for i := range s.Buffers {
+		if s.Buffers[i].Path == path {
+			s.Buffers = append(s.Buffers[:i], s.Buffers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// CloseBeneath drops every buffer at or under path and collapses every
+// expanded folder there, returning the closed buffers' paths.
+func (s *Session) CloseBeneath(path string) []string {
+	closed := []string{}
+	kept := s.Buffers[:0]
+	for _, b := range s.Buffers {
+		if Within(b.Path, path) {
+			closed = append(closed, b.Path)
+			continue
+		}
+		kept = append(kept, b)
+	}
+	s.Buffers = kept
+	s.Collapse(path)
+	return closed
+}
+
+// Move rewrites every buffer and expanded folder at or under from to sit
+// under to, returning how many it rewrote. A buffer already at a rewritten
+// path is replaced, so the tab set never holds one path twice.
+func (s *Session) Move(from, to string) int {
+	n := 0
+	for i := range s.Buffers {
+		if p, ok := Remap(s.Buffers[i].Path, from, to); ok {
+			s.Buffers[i].Path = p
+			n++
+		}
+	}
+	for i := range s.Expanded {
+		if p, ok := Remap(s.Expanded[i], from, to); ok {
+			s.Expanded[i] = p
+			n++
+		}
+	}
+	s.Buffers = dedupBuffers(s.Buffers)
+	s.Expanded = dedupStrings(s.Expanded)
+	return n
+}
+
+// Expand marks a folder expanded.
+func (s *Session) Expand(path string) bool {
+	for _, e := range s.Expanded {
+		if e == path {
+			return false
+		}
+	}
+	s.Expanded = append(s.Expanded, path)
+	return true
+}
+
+// Collapse unmarks a folder and every folder beneath it.
+func (s *Session) Collapse(path string) bool {
+	kept := s.Expanded[:0]
+	for _, e := range s.Expanded {
+		if !Within(e, path) {
+			kept = append(kept, e)
+		}
+	}
+	changed := len(kept) != len(s.Expanded)
+	s.Expanded = kept
+	return changed
+}
+
+// dedupBuffers keeps the last buffer for each path (the moved one wins over
+// one that stood at the destination), in first-seen order.
+func dedupBuffers(bs []Buffer) []Buffer {
+	last := map[string]int{}
+	for i, b := range bs {
+		last[b.Path] = i
+	}
+	out := make([]Buffer, 0, len(bs))
+	seen := map[string]bool{}
+	for _, b := range bs {
+		if seen[b.Path] {
+			continue
+		}
+		seen[b.Path] = true
+		out = append(out, bs[last[b.Path]])
+	}
+	return out
+}
+
+func dedupStrings(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
