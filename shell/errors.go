@@ -55,7 +55,8 @@ func CodeOf(err error) Code {
 	return CodeInternal
 }
 
-// AsError converts any error to an *Error, classifying operating-system
+// AsError converts any error to an *Error (nil for nil; beware returning
+// that *Error as an error interface), classifying operating-system
 // errors so the caller sees a stable code instead of an errno string.
 func AsError(err error, path string) *Error {
 	if err == nil {

@@ -36,7 +36,10 @@ func (j *Jail) AppendFile(abs string, data []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return AsError(err, t.abs)
+	if err != nil {
+		return AsError(err, t.abs)
+	}
+	return nil
 }
 
 // ReadTail returns up to the last n bytes of abs and the file's size.
@@ -65,4 +68,17 @@ func (j *Jail) ReadTail(abs string, n int64) ([]byte, int64, error) {
 		return nil, 0, AsError(err, t.abs)
 	}
 	return buf[:k], size, nil
+}
+
+// ReadConfigFile reads a configuration file outside any jail (it is read
+// before the jail exists). found is false when the file does not exist.
+func ReadConfigFile(abs string) (data []byte, found bool, err error) {
+	data, err = os.ReadFile(abs)
+	if os.IsNotExist(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
 }

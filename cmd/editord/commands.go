@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/editord/editord/editor"
+	"github.com/editord/editord/protocol"
+)
+
+// open loads the configuration and opens the service.
+func (c *common) open(stderr io.Writer) (*editor.Service, error) {
+	cfg, _, err := loadConfig(c.config)
+	if err != nil {
+		return nil, err
+	}
+	return editor.New(cfg, editor.Options{
+		Root:     c.root,
+		StateDir: c.stateDir,
+		Warn:     func(msg string) { fmt.Fprintln(stderr, "editord: warning:", msg) },
+	})
+}
+
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, c := newFlags("serve", stderr)
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return fail(stderr, err)
+	}
+	svc, err := c.open(stderr)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer svc.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	if err := protocol.ServeStdio(ctx, protocol.NewServer(svc, version()), stdin, stdout); err != nil && ctx.Err() == nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, c := newFlags("call", stderr)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprint(stderr, "editord call: want FUNCTION [JSON], e.g. editord call editor::open '{\"path\":\"README.md\"}'\n")
+		return 2
+	}
+	f, ok := editor.Lookup(pos[0])
+	if !ok {
+		f, ok = lookupTool(pos[0])
+	}
+	if !ok {
+		fmt.Fprintf(stderr, "editord call: no function %q; `editord functions` lists them\n", pos[0])
+		return 2
+	}
+	req := []byte("{}")
+	if len(pos) == 2 {
+		req = []byte(pos[1])
+		if pos[1] == "-" {
+			if req, err = io.ReadAll(stdin); err != nil {
+				return fail(stderr, err)
+			}
+		}
+	}
+	svc, err := c.open(stderr)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer svc.Close()
+	ctx, stop := signalContext()
+	defer stop()
+	resp, err := f.Call(ctx, svc, json.RawMessage(req))
+	if err != nil {
+		e := protocol.AsError(err)
+		printJSON(stdout, map[string]any{"error": e})
+		fmt.Fprintf(stderr, "editord: %s: %s\n", e.Code, e.Message)
+		return 1
+	}
+	printJSON(stdout, resp)
+	return 0
+}
+
+// lookupTool accepts a wire name (editor_open) where a function id is wanted.
+func lookupTool(name string) (*editor.Function, bool) {
+	for _, f := range editor.Catalog() {
+		if protocol.ToolName(f.ID) == name {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+func functionsCmd(args []string, stdout, stderr io.Writer) int {
+	fs, _ := newFlags("functions", stderr)
+	asJSON := fs.Bool("json", false, "print schemas as JSON")
+	if err := fs.Parse(args); err != nil {
+		return fail(stderr, err)
+	}
+	if *asJSON {
+		var out []any
+		for _, f := range editor.Catalog() {
+			out = append(out, protocol.Tool(f))
+		}
+		printJSON(stdout, out)
+		return 0
+	}
+	for _, f := range editor.Catalog() {
+		fmt.Fprintf(stdout, "%-28s %-26s %s\n", f.ID, protocol.ToolName(f.ID), firstSentence(f.Description))
+	}
+	return 0
+}
+
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' {
+			return s[:i+1]
+		}
+	}
+	return s
+}

@@ -1,0 +1,137 @@
+// Command editord serves a shared code workspace to AI agents and people
+// over MCP, and runs its functions from the command line.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+const usage = `editord — one shared code workspace for AI agents and people, over MCP.
+
+Usage:
+  editord serve [--root DIR] [--state-dir DIR] [--config FILE]
+        Serve MCP on stdin/stdout (the default when no command is given).
+  editord call FUNCTION [JSON] [--root DIR] [--state-dir DIR] [--config FILE]
+        Run one function and print its JSON response. JSON is the request
+        object; "-" reads it from stdin; omitted means {}.
+        Example: editord call editor::open '{"path":"README.md"}'
+  editord functions [--json]
+        List every function id, its MCP tool name and description
+        (--json adds the input and output schemas).
+  editord version
+        Print the version.
+
+Flags:
+  --root DIR        The workspace folder (default: the working directory). It is
+                    also the jail unless the config sets jail.roots.
+  --state-dir DIR   Where the shared record lives (default: $EDITORD_STATE_DIR, else
+                    $XDG_STATE_HOME/editord/<name>-<hash of the jail root>). Every
+                    process pointed at one state dir shares one workspace.
+  --config FILE     TOML configuration (default: $XDG_CONFIG_HOME/editord/config.toml
+                    if present). Unknown keys are an error.
+
+Register with an MCP client, e.g. Claude Code:
+  claude mcp add editord -- editord serve --root /path/to/project
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, stdin, stdout, stderr)
+	case "call":
+		return callCmd(args, stdin, stdout, stderr)
+	case "functions":
+		return functionsCmd(args, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "editord", version())
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "editord: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+// common are the flags every command that opens a workspace takes.
+type common struct {
+	root, stateDir, config string
+}
+
+func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *common) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	c := &common{}
+	fs.StringVar(&c.root, "root", "", "workspace folder")
+	fs.StringVar(&c.stateDir, "state-dir", "", "state dir")
+	fs.StringVar(&c.config, "config", "", "TOML config file")
+	return fs, c
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments (editord call editor::open '{}' --root x).
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			return bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				return "dev-" + s.Value[:12]
+			}
+		}
+	}
+	return "dev"
+}
+
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+}
+
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "editord:", err)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
+}

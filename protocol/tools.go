@@ -1,0 +1,96 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/editord/editord/editor"
+	"github.com/editord/editord/shell"
+)
+
+// Tool builds the MCP tool of one catalog function.
+func Tool(f *editor.Function) mcp.Tool {
+	in, _ := json.Marshal(f.InputSchema())
+	out, _ := json.Marshal(f.OutputSchema())
+	a := f.Annotations
+	return mcp.Tool{
+		Name:            ToolName(f.ID),
+		Title:           f.ID,
+		Description:     f.Description,
+		RawInputSchema:  in,
+		RawOutputSchema: out,
+		Annotations: mcp.ToolAnnotation{
+			Title:           f.ID,
+			ReadOnlyHint:    mcp.ToBoolPtr(a.ReadOnly),
+			DestructiveHint: mcp.ToBoolPtr(a.Destructive),
+			IdempotentHint:  mcp.ToBoolPtr(a.Idempotent),
+			OpenWorldHint:   mcp.ToBoolPtr(a.OpenWorld),
+		},
+		Meta: &mcp.Meta{AdditionalFields: map[string]any{"function_id": f.ID}},
+	}
+}
+
+// handler adapts a catalog function to an MCP tool handler.
+func handler(svc *editor.Service, f *editor.Function) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := req.Params.RawArguments
+		if args == nil && req.Params.Arguments != nil {
+			args, _ = json.Marshal(req.Params.Arguments)
+		}
+		resp, err := call(ctx, svc, f, args)
+		if err != nil {
+			return ErrorResult(err), nil
+		}
+		text, err := json.Marshal(resp)
+		if err != nil {
+			return ErrorResult(err), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{mcp.NewTextContent(string(text))},
+			StructuredContent: json.RawMessage(text),
+		}, nil
+	}
+}
+
+// call runs f, turning a panic into an internal error so one bad request
+// never takes the server down.
+func call(ctx context.Context, svc *editor.Service, f *editor.Function, args json.RawMessage) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &shell.Error{Code: shell.CodeInternal, Message: fmt.Sprintf("%s failed unexpectedly: %v", f.ID, r)}
+		}
+	}()
+	return f.Call(ctx, svc, args)
+}
+
+// ErrorResult is the isError result of a refused call: the message as text,
+// and {"error": {code, message, path?}} as structured content.
+func ErrorResult(err error) *mcp.CallToolResult {
+	e := AsError(err)
+	body, _ := json.Marshal(map[string]any{"error": e})
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{mcp.NewTextContent(e.Message)},
+		StructuredContent: json.RawMessage(body),
+	}
+}
+
+// AsError gives any error a stable code; an error without one is internal.
+func AsError(err error) *shell.Error {
+	var e *shell.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.Canceled) {
+		return &shell.Error{Code: shell.CodeTimeout, Message: "the call was cancelled"}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &shell.Error{Code: shell.CodeTimeout, Message: "the call ran out of time"}
+	}
+	return &shell.Error{Code: shell.CodeInternal, Message: err.Error()}
+}
