@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/editord/editord/editor"
 	"github.com/editord/editord/protocol"
@@ -98,8 +99,13 @@ func lookupTool(name string) (*editor.Function, bool) {
 func functionsCmd(args []string, stdout, stderr io.Writer) int {
 	fs, _ := newFlags("functions", stderr)
 	asJSON := fs.Bool("json", false, "print schemas as JSON")
+	asMarkdown := fs.Bool("markdown", false, "print the README's function table")
 	if err := fs.Parse(args); err != nil {
 		return fail(stderr, err)
+	}
+	if *asMarkdown {
+		fmt.Fprint(stdout, functionTable())
+		return 0
 	}
 	if *asJSON {
 		var out []any
@@ -122,4 +128,14 @@ func firstSentence(s string) string {
 		}
 	}
 	return s
+}
+
+// functionTable is the README's function table, generated from the catalog.
+func functionTable() string {
+	var b strings.Builder
+	b.WriteString("| function | MCP tool | what it does |\n|---|---|---|\n")
+	for _, f := range editor.Catalog() {
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", f.ID, protocol.ToolName(f.ID), strings.ReplaceAll(firstSentence(f.Description), "|", "\\|"))
+	}
+	return b.String()
 }

@@ -1,0 +1,6 @@
+package main
+
+// greeting says hello to name.
+func greeting(name string) string {
+	return "hello, " + name
+}
