@@ -133,3 +133,6 @@ func (s *Service) root() (string, error) {
 	}
 	return r, nil
 }
+
+// Store is the shared record, for front ends that deliver its changes.
+func (s *Service) Store() *workspace.Store { return s.store }

@@ -13,23 +13,40 @@ const instructions = `editord serves a shared code workspace: a root folder, the
 Start with editor_workspace_get to see the root and what the user has open.
 Two rules prevent data loss: save with the version editor_open returned (expected_version), and move files with editor_move, not a shell mv.`
 
-// NewServer builds an MCP server whose tools are the editor's catalog.
-func NewServer(svc *editor.Service, version string) *server.MCPServer {
+// Server is the MCP face of one editor service.
+type Server struct {
+	MCP *server.MCPServer
+	svc *editor.Service
+	hub *hub
+}
+
+// NewServer builds an MCP server whose tools are the editor's catalog and
+// whose resources are the shared workspace and its change journal.
+func NewServer(svc *editor.Service, version string) *Server {
+	h := newHub()
 	s := server.NewMCPServer("editord", version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
+		server.WithHooks(h.hooks()),
 	)
+	h.srv = s
 	for _, f := range editor.Catalog() {
 		s.AddTool(Tool(f), handler(svc, f))
 	}
-	return s
+	s.AddResources(resources(svc)...)
+	return &Server{MCP: s, svc: svc, hub: h}
 }
+
+// Deliver follows the shared record and journal and notifies connected
+// clients until ctx ends.
+func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
 // Tool calls run in parallel on a pool of workers.
-func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer) error {
-	std := server.NewStdioServer(s)
+func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
+	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
 	return std.Listen(ctx, in, out)
 }

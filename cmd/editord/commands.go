@@ -25,6 +25,9 @@ func (c *common) open(stderr io.Writer) (*editor.Service, error) {
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c := newFlags("serve", stderr)
+	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
+	token := fs.String("token", "", "bearer token for --http (default: generated into the state dir)")
+	allowRemote := fs.Bool("allow-remote", false, "let --http listen on a non-loopback address")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return fail(stderr, err)
 	}
@@ -35,7 +38,24 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer svc.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	if err := protocol.ServeStdio(ctx, protocol.NewServer(svc, version()), stdin, stdout); err != nil && ctx.Err() == nil {
+	srv := protocol.NewServer(svc, version())
+	go srv.Deliver(ctx)
+	if *httpAddr == "" {
+		if err := protocol.ServeStdio(ctx, srv, stdin, stdout); err != nil && ctx.Err() == nil {
+			return fail(stderr, err)
+		}
+		return 0
+	}
+	tok, where := *token, "the --token given"
+	if tok == "" {
+		if tok, where, err = svc.Store().Token(); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	err = protocol.ServeHTTP(ctx, srv, protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}, func(addr string) {
+		fmt.Fprintf(stderr, "editord: serving MCP at http://%s/mcp (bearer token: %s)\n", addr, where)
+	})
+	if err != nil {
 		return fail(stderr, err)
 	}
 	return 0

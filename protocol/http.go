@@ -1,0 +1,100 @@
+package protocol
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// HTTPOptions configures the Streamable HTTP transport.
+type HTTPOptions struct {
+	Addr        string // host:port; loopback unless AllowRemote
+	Token       string // bearer token every request must carry
+	AllowRemote bool   // permit a non-loopback listen address
+}
+
+// HTTPHandler serves MCP Streamable HTTP at /mcp for many clients at once,
+// behind an Origin check (browsers on other sites must not drive a local
+// server) and a bearer token.
+func HTTPHandler(s *Server, token string) http.Handler {
+	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", guard(mcpHTTP, token))
+	return mux
+}
+
+func guard(next http.Handler, token string) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !localOrigin(o) {
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a local page", o), http.StatusForbidden)
+			return
+		}
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="editord"`)
+			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (the token is in the state dir's http.token, or the --token given to editord serve)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// localOrigin accepts pages served from this machine.
+func localOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopback(u.Hostname())
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// ServeHTTP listens on opt.Addr until ctx ends, then shuts down gracefully:
+// no new connections, and calls in flight (a save mid-write) finish first.
+// ready, if not nil, receives the bound address once listening.
+func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr string)) error {
+	host, _, err := net.SplitHostPort(opt.Addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: want host:port, e.g. 127.0.0.1:8765", opt.Addr)
+	}
+	if !isLoopback(host) && !opt.AllowRemote {
+		return fmt.Errorf("--http %s is not a loopback address; pass --allow-remote to serve other machines", opt.Addr)
+	}
+	if opt.Token == "" {
+		return errors.New("a bearer token is required")
+	}
+	ln, err := net.Listen("tcp", opt.Addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: HTTPHandler(s, opt.Token), ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return hs.Shutdown(shut)
+}
