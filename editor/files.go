@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"unicode/utf8"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -133,10 +132,16 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created}, nil
 	case "file":
 		content := []byte(req.Content)
-		if shell.IsBinary(content) || !utf8.Valid(content) {
+		if !isText(content) {
 			return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::create writes text only", display(l.stored))
 		}
 		if _, err := s.jail.WriteFile(l.abs, content, shell.WriteOptions{Parents: true, Exclusive: true}); err != nil {
+			if shell.CodeOf(err) == shell.CodeNotFound {
+				// A dangling symlink inside the jail is something at the path.
+				if in, lerr := s.jail.Lstat(l.abs); lerr == nil && in.Kind == shell.KindSymlink {
+					return nil, shell.Errorf(shell.CodeExists, l.stored, "%s already exists (a symlink to a missing file); editor::create never overwrites, so remove it or choose another name", display(l.stored))
+				}
+			}
 			return nil, err
 		}
 		s.emit(ctx, s.changeEvent(root, l, "editor::create", "created", nil, content))

@@ -1,10 +1,12 @@
 package editor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -58,6 +60,26 @@ func saveLockName(abs string) string {
 	return fmt.Sprintf("save-%02x.lock", h.Sum32()&0xff)
 }
 
+// saveLock is the lock a save of l takes. It is keyed by the file's real
+// path, so that saves naming one file differently (through a symlink to it,
+// or through a symlinked folder) still exclude each other; a missing file is
+// keyed by its real folder and its name, which is what its real path will be.
+func (s *Service) saveLock(l loc) string {
+	key := l.abs
+	if p, err := s.jail.Realpath(l.abs); err == nil {
+		key = p
+	} else if d, err := s.jail.Realpath(filepath.Dir(l.abs)); err == nil {
+		key = filepath.Join(d, filepath.Base(l.abs))
+	}
+	return saveLockName(key)
+}
+
+// isText reports whether content may be written as text: no NUL byte
+// anywhere and valid UTF-8 (CONTRACT.md §3.4).
+func isText(content []byte) bool {
+	return bytes.IndexByte(content, 0) < 0 && utf8.Valid(content)
+}
+
 func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, error) {
 	root, err := s.root()
 	if err != nil {
@@ -68,10 +90,10 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 		return nil, err
 	}
 	content := []byte(req.Content)
-	if shell.IsBinary(content) || !utf8.Valid(content) {
+	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
-	unlock, err := s.store.Lock(ctx, saveLockName(l.abs))
+	unlock, err := s.store.Lock(ctx, s.saveLock(l))
 	if err != nil {
 		return nil, err
 	}

@@ -138,9 +138,11 @@ func (s *Session) CloseBeneath(path string) []string {
 // path is replaced, so the tab set never holds one path twice.
 func (s *Session) Move(from, to string) int {
 	n := 0
+	moved := make([]bool, len(s.Buffers))
 	for i := range s.Buffers {
 		if p, ok := Remap(s.Buffers[i].Path, from, to); ok {
 			s.Buffers[i].Path = p
+			moved[i] = true
 			n++
 		}
 	}
@@ -150,7 +152,7 @@ func (s *Session) Move(from, to string) int {
 			n++
 		}
 	}
-	s.Buffers = dedupBuffers(s.Buffers)
+	s.Buffers = dedupBuffers(s.Buffers, moved)
 	s.Expanded = dedupStrings(s.Expanded)
 	return n
 }
@@ -179,12 +181,16 @@ func (s *Session) Collapse(path string) bool {
 	return changed
 }
 
-// dedupBuffers keeps the last buffer for each path (the moved one wins over
-// one that stood at the destination), in first-seen order.
-func dedupBuffers(bs []Buffer) []Buffer {
-	last := map[string]int{}
+// dedupBuffers keeps one buffer per path, in first-seen order. Where two
+// share a path, a moved one (moved[i]) wins over one that stood at the
+// destination: the file there now is the moved one, whichever tab was
+// opened first.
+func dedupBuffers(bs []Buffer, moved []bool) []Buffer {
+	win := map[string]int{}
 	for i, b := range bs {
-		last[b.Path] = i
+		if j, ok := win[b.Path]; !ok || moved[i] || !moved[j] {
+			win[b.Path] = i
+		}
 	}
 	out := make([]Buffer, 0, len(bs))
 	seen := map[string]bool{}
@@ -193,7 +199,7 @@ func dedupBuffers(bs []Buffer) []Buffer {
 			continue
 		}
 		seen[b.Path] = true
-		out = append(out, bs[last[b.Path]])
+		out = append(out, bs[win[b.Path]])
 	}
 	return out
 }

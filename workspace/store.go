@@ -63,27 +63,77 @@ func (s *Store) Lock(ctx context.Context, name string) (func(), error) {
 }
 
 // Load reads the record without locking: the file is only ever replaced
-// whole, so a reader sees one complete version.
+// whole, so a reader sees one complete version. A corrupt file is moved
+// aside under the record lock, after checking that it is still the corrupt
+// one: a concurrent Update may have replaced it with a good record in the
+// meantime, and that record must not be moved aside.
 func (s *Store) Load() *Record {
-	res, err := s.jail.ReadFile(s.path(recordFile), 0)
+	rec, corrupt, err := s.read()
+	switch {
+	case err != nil:
+		s.warn(fmt.Sprintf("reading %s: %v; using an empty record", recordFile, err))
+		return newRecord()
+	case corrupt == nil:
+		return rec
+	}
+	if loadCorruptHook != nil {
+		loadCorruptHook()
+	}
+	unlock, err := s.Lock(context.Background(), recordLock)
 	if err != nil {
-		if shell.CodeOf(err) != shell.CodeNotFound {
-			s.warn(fmt.Sprintf("reading %s: %v; starting from an empty record", recordFile, err))
-		}
+		s.warn(fmt.Sprintf("%s is corrupt (%v); using an empty record until it can be moved aside: %v", recordFile, corrupt, err))
 		return newRecord()
 	}
-	rec := newRecord()
-	if err := json.Unmarshal(res.Data, rec); err != nil || rec.Format != recordFormat {
-		if err == nil {
-			err = fmt.Errorf("unknown format %d", rec.Format)
-		}
-		s.quarantine(err)
+	defer unlock()
+	rec, err = s.loadLocked()
+	if err != nil {
+		s.warn(fmt.Sprintf("reading %s: %v; using an empty record", recordFile, err))
 		return newRecord()
+	}
+	return rec
+}
+
+// loadCorruptHook runs in Load between finding the record corrupt and
+// taking the lock; tests use it to slip a concurrent update in.
+var loadCorruptHook func()
+
+// loadLocked reads the record with the record lock held, moving a corrupt
+// file aside. An I/O error is returned rather than papered over with an
+// empty record, so that Update never writes an empty record over a good one
+// it merely failed to read.
+func (s *Store) loadLocked() (*Record, error) {
+	rec, corrupt, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	if corrupt != nil {
+		s.quarantine(corrupt)
+		return newRecord(), nil
+	}
+	return rec, nil
+}
+
+// read parses the record file. A missing file is an empty record; corrupt
+// is set when the file exists but cannot be used.
+func (s *Store) read() (rec *Record, corrupt, err error) {
+	res, err := s.jail.ReadFile(s.path(recordFile), 0)
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			return newRecord(), nil, nil
+		}
+		return nil, nil, err
+	}
+	rec = newRecord()
+	if err := json.Unmarshal(res.Data, rec); err != nil {
+		return nil, err, nil
+	}
+	if rec.Format != recordFormat {
+		return nil, fmt.Errorf("unknown format %d", rec.Format), nil
 	}
 	if rec.Sessions == nil {
 		rec.Sessions = map[string]*Session{}
 	}
-	return rec
+	return rec, nil, nil
 }
 
 // quarantine moves a corrupt record aside (never deleting it) so a person
@@ -106,7 +156,10 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 		return nil, err
 	}
 	defer unlock()
-	rec := s.Load()
+	rec, err := s.loadLocked()
+	if err != nil {
+		return nil, fmt.Errorf("reading the workspace record: %w", err)
+	}
 	changed, err := fn(rec)
 	if err != nil {
 		return nil, err
