@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"bytes"
 	"context"
 	"unicode/utf8"
 
@@ -46,11 +47,13 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 		return nil, err
 	}
 	data := res.Data
-	if shell.IsBinary(data) {
-		return nil, binaryError(l, "has a NUL byte in its first 8 KiB")
-	}
 	if res.Truncated {
 		data = cutUTF8(data, len(data))
+	}
+	// NUL anywhere, not only in the first 8 KiB: content that editor::save
+	// would refuse must not be handed out as an editable text buffer.
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, binaryError(l, "has a NUL byte")
 	}
 	if !utf8.Valid(data) {
 		return nil, binaryError(l, "is not valid UTF-8")

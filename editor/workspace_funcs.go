@@ -130,8 +130,14 @@ func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*
 	return &BuffersCloseResponse{Closed: closed, Root: root, Buffers: rec.Session(root).Buffers}, nil
 }
 
-// remember records or refreshes a buffer in the active root's session.
+// remember records or refreshes a buffer in the active root's session. A
+// buffer already recorded as it is costs a stat of the record, no lock.
 func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer) error {
+	for _, have := range s.store.Load().Session(root).Buffers {
+		if have == b {
+			return nil
+		}
+	}
 	_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		return r.Session(root).Upsert(b), nil
 	})

@@ -16,6 +16,9 @@ type Store struct {
 	dir  string
 	jail *shell.Jail // rooted at the state dir: the record is reached through shell too
 	warn func(string)
+	// cache holds the last record parsed, keyed by its file's identity, so
+	// a call that only reads the record costs one stat, not a parse.
+	cache recordCache
 }
 
 const (
@@ -116,6 +119,12 @@ func (s *Store) loadLocked() (*Record, error) {
 // read parses the record file. A missing file is an empty record; corrupt
 // is set when the file exists but cannot be used.
 func (s *Store) read() (rec *Record, corrupt, err error) {
+	key, statErr := s.recordKey()
+	if statErr == nil {
+		if rec := s.cache.get(key); rec != nil {
+			return rec, nil, nil
+		}
+	}
 	res, err := s.jail.ReadFile(s.path(recordFile), 0)
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
@@ -133,7 +142,20 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 	if rec.Sessions == nil {
 		rec.Sessions = map[string]*Session{}
 	}
+	if statErr == nil {
+		s.cache.put(key, rec)
+	}
 	return rec, nil, nil
+}
+
+// recordKey identifies one version of the record file. The file is only
+// ever replaced by rename, so a new version has a new inode or mtime.
+func (s *Store) recordKey() (fileKey, error) {
+	in, err := s.jail.Stat(s.path(recordFile))
+	if err != nil {
+		return fileKey{}, err
+	}
+	return fileKey{ino: in.Ino, mtime: in.ModNano, size: in.Size}, nil
 }
 
 // quarantine moves a corrupt record aside (never deleting it) so a person
@@ -173,6 +195,9 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 	}
 	if _, err := s.jail.WriteFile(s.path(recordFile), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true}); err != nil {
 		return nil, fmt.Errorf("writing the workspace record: %w", err)
+	}
+	if key, err := s.recordKey(); err == nil {
+		s.cache.put(key, rec)
 	}
 	return rec, nil
 }

@@ -1,0 +1,46 @@
+package workspace
+
+import "sync"
+
+type fileKey struct {
+	ino   uint64
+	mtime int64
+	size  int64
+}
+
+// recordCache keeps one parsed record. Callers get their own deep copy,
+// since Update's functions mutate what they are given.
+type recordCache struct {
+	mu  sync.Mutex
+	key fileKey
+	rec *Record
+}
+
+func (c *recordCache) get(k fileKey) *Record {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rec == nil || c.key != k {
+		return nil
+	}
+	return c.rec.clone()
+}
+
+func (c *recordCache) put(k fileKey, r *Record) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.rec = k, r.clone()
+}
+
+func (r *Record) clone() *Record {
+	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, Sessions: make(map[string]*Session, len(r.Sessions))}
+	for root, s := range r.Sessions {
+		if s == nil {
+			continue
+		}
+		out.Sessions[root] = &Session{
+			Buffers:  append([]Buffer{}, s.Buffers...),
+			Expanded: append([]string{}, s.Expanded...),
+		}
+	}
+	return out
+}
