@@ -49,7 +49,7 @@ func Errorf(code Code, path, format string, args ...any) *Error {
 // CodeOf returns the code of err, or internal when err carries none.
 func CodeOf(err error) Code {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e.Code
 	}
 	return CodeInternal
@@ -79,12 +79,13 @@ func classify(err error, path string) *Error {
 	case errors.Is(err, fs.ErrNotExist):
 		return &Error{Code: CodeNotFound, Path: path, Err: err,
 			Message: fmt.Sprintf("%s does not exist; check the path with editor::tree or editor::find", path)}
+	case errors.Is(err, syscall.ENOTEMPTY):
+		// Before ErrExist: Go counts ENOTEMPTY as ErrExist too.
+		return &Error{Code: CodeNotEmpty, Path: path, Err: err,
+			Message: fmt.Sprintf("%s is a folder that is not empty; pass recursive: true to remove it with its contents", path)}
 	case errors.Is(err, fs.ErrExist):
 		return &Error{Code: CodeExists, Path: path, Err: err,
 			Message: fmt.Sprintf("%s already exists; choose another name or remove it first", path)}
-	case errors.Is(err, syscall.ENOTEMPTY), errors.Is(err, syscall.EEXIST):
-		return &Error{Code: CodeNotEmpty, Path: path, Err: err,
-			Message: fmt.Sprintf("%s is a folder that is not empty; pass recursive: true to remove it with its contents", path)}
 	case errors.Is(err, syscall.ENOTDIR):
 		return &Error{Code: CodeNotADirectory, Path: path, Err: err,
 			Message: fmt.Sprintf("%s (or one of its parents) is not a folder", path)}
@@ -100,6 +101,10 @@ func classify(err error, path string) *Error {
 	case errors.Is(err, fs.ErrPermission):
 		return &Error{Code: CodeDenied, Path: path, Err: err,
 			Message: fmt.Sprintf("%s: permission denied by the operating system", path)}
+	case errors.Is(err, syscall.ENXIO):
+		// open(2) on a socket (or a device with nothing behind it).
+		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
+			Message: fmt.Sprintf("%s is not a regular file (a socket or device); pass a file path", path)}
 	case errors.Is(err, syscall.EINVAL):
 		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
 			Message: fmt.Sprintf("%s: invalid path: %v", path, err)}

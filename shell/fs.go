@@ -105,17 +105,16 @@ func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
 	if !fi.Mode().IsRegular() {
 		return ReadResult{}, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
 	}
-	size := fi.Size()
-	want := size
-	if limit > 0 && want > limit {
-		want = limit
-	}
-	// One byte more than wanted tells a file that grew from one that did not.
-	buf := make([]byte, 0, want+1)
+	// Read at most limit+1 bytes: the byte past the limit tells a file over
+	// it from one exactly at it, even if the file grew or shrank since the
+	// stat. The buffer is sized from the stat, never past limit+2.
+	want := fi.Size()
 	r := io.Reader(f)
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1)
+		want = min(want, limit+1)
 	}
+	buf := make([]byte, 0, want+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -132,12 +131,10 @@ func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
 	res := ReadResult{Data: buf, Info: infoOf(fi)}
 	if limit > 0 && int64(len(buf)) > limit {
 		res.Data, res.Truncated = buf[:limit], true
-	}
-	if res.Info.Size > int64(len(res.Data)) {
-		res.Truncated = true
-	}
-	if !res.Truncated {
-		res.Info.Size = int64(len(res.Data))
+		res.Info.Size = max(res.Info.Size, int64(len(buf)))
+	} else {
+		// The whole file was read: its size is what was read.
+		res.Info.Size = int64(len(buf))
 	}
 	return res, nil
 }
@@ -165,7 +162,10 @@ func (j *Jail) ReadDir(abs string) ([]DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := t.r.root.Open(t.rel)
+	lexBase := j.lexRel(abs)
+	// O_DIRECTORY: opening a FIFO for reading would block until a writer
+	// came; with it, anything but a folder fails at once.
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, AsError(err, t.abs)
 	}
@@ -192,7 +192,9 @@ func (j *Jail) ReadDir(abs string) ([]DirEntry, error) {
 		if err != nil {
 			continue // vanished between listing and stat
 		}
-		if j.denied(rel, fi.IsDir()) {
+		// Under the resolved name and the one the caller used: what cannot
+		// be read is not listed.
+		if j.denied(rel, fi.IsDir()) || j.denied(path.Join(lexBase, name), fi.IsDir()) {
 			continue
 		}
 		e := DirEntry{Info: infoOf(fi)}
@@ -224,7 +226,16 @@ func (j *Jail) Mkdir(abs string, parents bool) (created bool, err error) {
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return false, nil
+			// Made meanwhile by someone else: fine if it is a folder.
+			fi, serr := t.r.root.Stat(t.rel)
+			switch {
+			case serr == nil && fi.IsDir():
+				return false, nil
+			case serr == nil:
+				return false, Errorf(CodeExists, t.abs, "%s already exists and is a file", t.abs)
+			}
+			// MkdirAll met a file where a parent folder should be.
+			return false, Errorf(CodeNotADirectory, t.abs, "%s: a parent of it is a file, not a folder", t.abs)
 		}
 		return false, AsError(err, t.abs)
 	}
@@ -272,15 +283,30 @@ func (j *Jail) Rename(from, to string, overwrite bool) error {
 	if src.r != dst.r {
 		return Errorf(CodeInvalidArgument, src.abs, "%s and %s are in different jail roots; a move stays inside one", src.abs, dst.abs)
 	}
+	if dst.rel == "." {
+		return Errorf(CodeDenied, dst.abs, "%s is a jail root and cannot be replaced", dst.abs)
+	}
 	if _, err := src.r.root.Lstat(src.rel); err != nil {
 		return AsError(err, src.abs)
 	}
-	if _, err := dst.r.root.Lstat(dst.rel); err == nil && !overwrite {
-		return Errorf(CodeExists, dst.abs, "%s already exists; pass overwrite: true to replace it", dst.abs)
+	if src.rel == dst.rel {
+		return nil // moving a path onto itself changes nothing
+	}
+	if strings.HasPrefix(dst.rel, src.rel+"/") {
+		// Checked before any parent of to is made inside from.
+		return Errorf(CodeInvalidArgument, dst.abs, "%s is inside %s; a folder cannot be moved into itself", dst.abs, src.abs)
+	}
+	if fi, err := dst.r.root.Lstat(dst.rel); err == nil {
+		if !overwrite {
+			return Errorf(CodeExists, dst.abs, "%s already exists; pass overwrite: true to replace it", dst.abs)
+		}
+		if fi.IsDir() {
+			return Errorf(CodeExists, dst.abs, "%s is an existing folder; overwrite replaces files, not folders: delete it first", dst.abs)
+		}
 	}
 	if dir := path.Dir(dst.rel); dir != "." {
-		if err := dst.r.root.MkdirAll(dir, 0o755); err != nil {
-			return AsError(err, dst.abs)
+		if err := mkdirParents(dst.r.root, dir, dst.abs); err != nil {
+			return err
 		}
 	}
 	if err := src.r.root.Rename(src.rel, dst.rel); err != nil {
@@ -299,4 +325,18 @@ func (j *Jail) Realpath(abs string) (string, error) {
 		return "", AsError(err, t.abs)
 	}
 	return t.realAbs(), nil
+}
+
+// mkdirParents makes dir (relative to r) and its parents for the path abs.
+// A file standing where a folder should be is not_a_directory (os.Root
+// reports exists when that file is dir itself).
+func mkdirParents(r *os.Root, dir, abs string) error {
+	err := r.MkdirAll(dir, 0o755)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return Errorf(CodeNotADirectory, abs, "%s: a parent of it is a file, not a folder", abs)
+	}
+	return AsError(err, abs)
 }

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // Patterns is one list of gitignore-syntax rules (a .gitignore file, or the
@@ -70,13 +69,30 @@ func parseRule(line string) (rule, bool) {
 	return r, true
 }
 
-// trimTrailingSpaces drops unescaped trailing spaces, as git does.
+// trimTrailingSpaces drops unescaped trailing spaces exactly as git's
+// trim_trailing_spaces does: a backslash escapes the next byte (so `a\ `
+// keeps the space and `a\\ ` loses it). Escapes stay in the pattern; the
+// matcher reads them.
 func trimTrailingSpaces(s string) string {
-	for strings.HasSuffix(s, " ") && !strings.HasSuffix(s, `\ `) {
-		s = s[:len(s)-1]
+	lastSpace := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			if lastSpace < 0 {
+				lastSpace = i
+			}
+		case '\\':
+			i++
+			if i >= len(s) {
+				return s
+			}
+			lastSpace = -1
+		default:
+			lastSpace = -1
+		}
 	}
-	if strings.HasSuffix(s, `\ `) {
-		s = s[:len(s)-2] + " "
+	if lastSpace >= 0 {
+		return s[:lastSpace]
 	}
 	return s
 }
@@ -167,9 +183,11 @@ func matchSegs(pat, path []string) bool {
 	return len(path) == 0
 }
 
-// matchSegment is fnmatch for one path segment: "*", "?", "[...]" with
-// ranges and "!"/"^" negation, and "\" escapes. A "**" inside a segment
-// (not a whole segment) behaves like "*".
+// matchSegment is git's wildmatch for one path segment: "*", "?", "[...]"
+// and backslash escapes, byte by byte as git does ("?" is one byte, so it does
+// not match a two-byte "é"). A "**" inside a segment (not a whole segment)
+// behaves like "*". A malformed bracket expression or a trailing backslash
+// matches nothing, as in git.
 func matchSegment(pat, name string) bool {
 	px, nx := 0, 0
 	starPx, starNx := -1, -1
@@ -182,28 +200,27 @@ func matchSegment(pat, name string) bool {
 				continue
 			case '?':
 				if nx < len(name) {
-					_, size := decodeRune(name[nx:])
 					px++
-					nx += size
+					nx++
 					continue
 				}
 			case '[':
 				if nx < len(name) {
-					r, size := decodeRune(name[nx:])
-					if ok, end, valid := matchClass(pat[px:], r); valid {
-						if ok {
-							px += end
-							nx += size
-							continue
-						}
-					} else if name[nx] == '[' {
-						px++
+					ok, end, valid := matchClass(pat[px:], name[nx])
+					if !valid {
+						return false
+					}
+					if ok {
+						px += end
 						nx++
 						continue
 					}
 				}
 			case '\\':
-				if px+1 < len(pat) && nx < len(name) && pat[px+1] == name[nx] {
+				if px+1 >= len(pat) {
+					return false
+				}
+				if nx < len(name) && pat[px+1] == name[nx] {
 					px += 2
 					nx++
 					continue
@@ -217,8 +234,7 @@ func matchSegment(pat, name string) bool {
 			}
 		}
 		if starPx >= 0 && starNx < len(name) {
-			_, size := decodeRune(name[starNx:])
-			starNx += size
+			starNx++
 			px, nx = starPx+1, starNx
 			continue
 		}
@@ -227,62 +243,122 @@ func matchSegment(pat, name string) bool {
 	return true
 }
 
-// matchClass matches r against the bracket expression at the start of pat.
-// It returns whether r matched, the length of the expression, and whether
-// the expression was well formed.
-func matchClass(pat string, r rune) (matched bool, end int, valid bool) {
-	i := 1
-	negate := false
-	if i < len(pat) && (pat[i] == '!' || pat[i] == '^') {
-		negate = true
-		i++
+// matchClass matches the byte c against the bracket expression at the
+// start of pat, following git's wildmatch: "!" or "^" negates, a "]" first
+// is literal, "a-z" ranges, backslash escapes, and the POSIX classes
+// "[:alpha:]" and friends. It returns whether c matched, the length of the
+// expression, and whether the expression was well formed.
+func matchClass(pat string, c byte) (matched bool, end int, valid bool) {
+	p := 1
+	if p < len(pat) && (pat[p] == '!' || pat[p] == '^') {
+		p++
 	}
-	first := true
-	for i < len(pat) {
-		if pat[i] == ']' && !first {
-			return matched != negate, i + 1, true
-		}
-		first = false
-		lo, size := classChar(pat[i:])
-		if size == 0 {
+	negated := p == 2
+	var prev byte // the previous literal, 0 after a range or a class
+	for {
+		if p >= len(pat) {
 			return false, 0, false
 		}
-		i += size
-		hi := lo
-		if i+1 < len(pat) && pat[i] == '-' && pat[i+1] != ']' {
-			h, s2 := classChar(pat[i+1:])
-			if s2 == 0 {
+		ch := pat[p]
+		switch {
+		case ch == '\\':
+			p++
+			if p >= len(pat) {
 				return false, 0, false
 			}
-			hi = h
-			i += 1 + s2
+			ch = pat[p]
+			if c == ch {
+				matched = true
+			}
+		case ch == '-' && prev != 0 && p+1 < len(pat) && pat[p+1] != ']':
+			p++
+			hi := pat[p]
+			if hi == '\\' {
+				p++
+				if p >= len(pat) {
+					return false, 0, false
+				}
+				hi = pat[p]
+			}
+			if prev <= c && c <= hi {
+				matched = true
+			}
+			ch = 0
+		case ch == '[' && p+1 < len(pat) && pat[p+1] == ':':
+			s := p + 2
+			q := s
+			for q < len(pat) && pat[q] != ']' {
+				q++
+			}
+			if q >= len(pat) {
+				return false, 0, false
+			}
+			if q-s-1 < 0 || pat[q-1] != ':' {
+				// No ":]": the "[" is an ordinary member.
+				if c == '[' {
+					matched = true
+				}
+				break
+			}
+			in, known := posixClass(pat[s:q-1], c)
+			if !known {
+				return false, 0, false
+			}
+			if in {
+				matched = true
+			}
+			p = q
+			ch = 0
+		default:
+			if c == ch {
+				matched = true
+			}
 		}
-		if lo <= r && r <= hi {
-			matched = true
+		prev = ch
+		p++
+		if p >= len(pat) {
+			return false, 0, false
+		}
+		if pat[p] == ']' {
+			return matched != negated, p + 1, true
 		}
 	}
-	return false, 0, false
 }
 
-func classChar(s string) (rune, int) {
-	if s == "" {
-		return 0, 0
+// posixClass reports whether c is in the named class (ASCII only, as in
+// git) and whether the name is known.
+func posixClass(name string, c byte) (in, known bool) {
+	isUpper := 'A' <= c && c <= 'Z'
+	isLower := 'a' <= c && c <= 'z'
+	isDigit := '0' <= c && c <= '9'
+	isSpace := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+	isPrint := 0x20 <= c && c <= 0x7e
+	isAlnum := isUpper || isLower || isDigit
+	switch name {
+	case "alnum":
+		return isAlnum, true
+	case "alpha":
+		return isUpper || isLower, true
+	case "blank":
+		return c == ' ' || c == '\t', true
+	case "cntrl":
+		return c < 0x20 || c == 0x7f, true
+	case "digit":
+		return isDigit, true
+	case "graph":
+		return isPrint && !isSpace, true
+	case "lower":
+		return isLower, true
+	case "print":
+		return isPrint, true
+	case "punct":
+		return isPrint && !isAlnum && c != ' ', true
+	case "space":
+		return isSpace, true
+	case "upper":
+		return isUpper, true
+	case "xdigit":
+		return isDigit || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F'), true
 	}
-	if s[0] == '\\' {
-		if len(s) < 2 {
-			return 0, 0
-		}
-		r, n := decodeRune(s[1:])
-		return r, n + 1
-	}
-	return decodeRune(s)
-}
-
-
-func decodeRune(s string) (rune, int) {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return 0, 1
-	}
-	return r, n
+	return false, false
 }

@@ -256,6 +256,16 @@ func relOrEmpty(rel string) string {
 	return rel
 }
 
+// lexRel is abs relative to its jail root as the caller named it, with no
+// symlink resolved ("" for the root, and for a path outside the jail).
+func (j *Jail) lexRel(abs string) string {
+	_, rel, err := j.locate(abs)
+	if err != nil {
+		return ""
+	}
+	return relOrEmpty(rel)
+}
+
 // denied reports whether rel (relative to its jail root) matches a deny glob.
 func (j *Jail) denied(rel string, isDir bool) bool {
 	if rel == "." {

@@ -2,47 +2,135 @@ package shell
 
 import (
 	"context"
-	"time"
-
-	"github.com/gofrs/flock"
+	"os"
+	"sync"
+	"syscall"
 )
 
 // Lock takes an exclusive advisory lock (flock) on the file abs inside the
-// jail, creating it if needed, and waits until it is free or ctx ends. The
-// lock belongs to the open file, so it serializes goroutines of one process
-// as well as separate processes, and the kernel drops it if the holder dies.
+// jail, creating it (mode 0600) if needed, and waits until it is free or
+// ctx ends (timeout). The lock belongs to the open file, so it serializes
+// goroutines of one process as well as separate processes, and the kernel
+// drops it if the holder dies.
+//
+// The lock file is opened through os.Root like every other path, so a
+// folder swapped for a symlink mid-call cannot make it land outside the
+// jail.
 func (j *Jail) Lock(ctx context.Context, abs string) (unlock func(), err error) {
-	fl, err := j.flockFor(abs)
+	f, err := j.openLockFile(abs)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil {
-			err = ctx.Err()
-		}
-		return nil, Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck?)", abs, err)
+	if ok, err := tryFlock(f); err != nil {
+		f.Close()
+		return nil, AsError(err, abs)
+	} else if ok {
+		return releaser(f), nil
 	}
-	return func() { fl.Unlock() }, nil
+	if ctx.Err() != nil {
+		f.Close()
+		return nil, Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck holding it?)", abs, ctx.Err())
+	}
+	// Contended: block in the kernel (which wakes us the moment the holder
+	// lets go, unlike polling) on a goroutine, so that ctx can still end
+	// the wait. A lock taken after we gave up is dropped by closing the file.
+	got := make(chan error, 1)
+	go func() { got <- flockWait(f) }()
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, AsError(err, abs)
+		}
+		return releaser(f), nil
+	case <-ctx.Done():
+		go func() {
+			<-got
+			f.Close()
+		}()
+		return nil, Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck holding it?)", abs, ctx.Err())
+	}
 }
 
-// TryLock takes the lock only if it is free right now.
+// TryLock takes the lock only if it is free right now: ok is false (and err
+// nil) when someone else holds it.
 func (j *Jail) TryLock(abs string) (unlock func(), ok bool, err error) {
-	fl, err := j.flockFor(abs)
+	f, err := j.openLockFile(abs)
 	if err != nil {
 		return nil, false, err
 	}
-	ok, err = fl.TryLock()
+	ok, err = tryFlock(f)
 	if err != nil || !ok {
-		return nil, false, err
+		f.Close()
+		if err != nil {
+			return nil, false, AsError(err, abs)
+		}
+		return nil, false, nil
 	}
-	return func() { fl.Unlock() }, true, nil
+	return releaser(f), true, nil
 }
 
-func (j *Jail) flockFor(abs string) (*flock.Flock, error) {
+// openLockFile opens (creating) the lock file abs through the jail. It must
+// be a regular file: a folder is is_a_directory, and a FIFO is refused
+// rather than blocking the open.
+func (j *Jail) openLockFile(abs string) (*os.File, error) {
 	t, err := j.prepare(abs, true, true)
 	if err != nil {
 		return nil, err
 	}
-	return flock.New(t.realAbs()), nil
+	if t.rel == "." {
+		return nil, Errorf(CodeIsADirectory, t.abs, "%s is a folder; a lock is a file", t.abs)
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, AsError(err, t.abs)
+	case fi.IsDir():
+		f.Close()
+		return nil, Errorf(CodeIsADirectory, t.abs, "%s is a folder; a lock is a file", t.abs)
+	case !fi.Mode().IsRegular():
+		f.Close()
+		return nil, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe); a lock is a file", t.abs)
+	}
+	return f, nil
+}
+
+func tryFlock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch err {
+		case nil:
+			return true, nil
+		case syscall.EWOULDBLOCK:
+			return false, nil
+		case syscall.EINTR:
+			continue
+		}
+		return false, err
+	}
+}
+
+func flockWait(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// releaser unlocks and closes f, once however often it is called.
+func releaser(f *os.File) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			f.Close()
+		})
+	}
 }

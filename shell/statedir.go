@@ -57,6 +57,16 @@ func (j *Jail) ReadTail(abs string, n int64) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, AsError(err, t.abs)
 	}
+	if fi.IsDir() {
+		return nil, 0, Errorf(CodeIsADirectory, t.abs, "%s is a folder", t.abs)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
+	}
+	n = max(n, 0)
+	if j.maxRead > 0 {
+		n = min(n, j.maxRead)
+	}
 	size := fi.Size()
 	off := size - n
 	if off < 0 {

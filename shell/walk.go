@@ -2,9 +2,12 @@ package shell
 
 import (
 	"errors"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
+	"syscall"
 )
 
 // SkipDir returned by a walk callback for a folder skips its contents.
@@ -35,36 +38,70 @@ type ignoreLevel struct {
 	p   *Patterns
 }
 
-// Walk visits everything under abs in byte order of path (each folder's
-// entries sorted by name, a folder's contents right after it). Returning
-// SkipDir for a folder skips it; any other error stops the walk.
+// Walk visits everything under abs in byte order of path: each folder's
+// entries are sorted with a folder's name read as "name/", and a folder's
+// contents come right after it, so "a.txt" comes before "a/b.txt" (the
+// order git lists paths in). Returning SkipDir for a folder skips it; any
+// other error stops the walk. abs must be a folder: a missing one is
+// not_found, a file not_a_directory.
 func (j *Jail) Walk(abs string, opt WalkOptions, fn func(WalkEntry) error) error {
 	t, err := j.prepare(abs, true, false)
 	if err != nil {
 		return err
+	}
+	fi, err := t.r.root.Stat(t.rel)
+	if err != nil {
+		return AsError(err, t.abs)
+	}
+	if !fi.IsDir() {
+		return Errorf(CodeNotADirectory, t.abs, "%s is a file, not a folder", t.abs)
+	}
+	w := &walker{j: j, t: t, base: relOrEmpty(t.rel), opt: opt, fn: fn}
+	if lex := j.lexRel(abs); lex != w.base {
+		w.lexBase = &lex
 	}
 	var levels []ignoreLevel
 	if opt.Ignore != nil {
 		levels = append(levels, ignoreLevel{dir: "", p: opt.Ignore})
 	}
 	if opt.Gitignore {
-		if data, err := t.r.root.ReadFile(path.Join(t.rel, ".git/info/exclude")); err == nil {
+		if data, ok := readIgnoreFile(t.r.root, path.Join(t.rel, ".git/info/exclude")); ok {
 			levels = append(levels, ignoreLevel{dir: "", p: ParseIgnoreFile(data)})
 		}
 	}
-	err = j.walkDir(t, "", 1, levels, opt, fn)
+	err = w.dir("", 1, levels)
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
 	return err
 }
 
-func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, opt WalkOptions, fn func(WalkEntry) error) error {
-	dirRel := path.Join(relOrEmpty(t.rel), rel)
+type walker struct {
+	j       *Jail
+	t       target
+	base    string  // the walk's base relative to the root, symlinks resolved ("" for the root)
+	lexBase *string // the base as the caller named it, when it differs
+	opt     WalkOptions
+	fn      func(WalkEntry) error
+}
+
+// denied checks a child under the resolved base and under the name the
+// caller used: what cannot be read is not listed.
+func (w *walker) denied(childRel string, isDir bool) bool {
+	if w.j.denied(path.Join(w.base, childRel), isDir) {
+		return true
+	}
+	return w.lexBase != nil && w.j.denied(path.Join(*w.lexBase, childRel), isDir)
+}
+
+func (w *walker) dir(rel string, depth int, levels []ignoreLevel) error {
+	root := w.t.r.root
+	dirRel := path.Join(w.base, rel)
 	if dirRel == "" {
 		dirRel = "."
 	}
-	f, err := t.r.root.Open(dirRel)
+	// O_DIRECTORY: a folder swapped for a FIFO must not block the walk.
+	f, err := root.OpenFile(dirRel, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil // vanished or unreadable: a walk reports what it can see
 	}
@@ -73,11 +110,17 @@ func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, op
 	if err != nil && len(ents) == 0 {
 		return nil
 	}
-	sort.Slice(ents, func(a, b int) bool { return ents[a].Name() < ents[b].Name() })
-	if opt.Gitignore {
+	key := func(e fs.DirEntry) string {
+		if e.IsDir() {
+			return e.Name() + "/"
+		}
+		return e.Name()
+	}
+	sort.Slice(ents, func(a, b int) bool { return key(ents[a]) < key(ents[b]) })
+	if w.opt.Gitignore {
 		for _, e := range ents {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				if data, err := t.r.root.ReadFile(path.Join(dirRel, ".gitignore")); err == nil {
+				if data, ok := readIgnoreFile(root, path.Join(dirRel, ".gitignore")); ok {
 					levels = append(levels[:len(levels):len(levels)], ignoreLevel{dir: rel, p: ParseIgnoreFile(data)})
 				}
 				break
@@ -90,14 +133,14 @@ func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, op
 			continue
 		}
 		isDir := e.IsDir()
-		if isDir && (name == ".git" || (opt.Noise && j.noise[name])) {
+		if isDir && (name == ".git" || (w.opt.Noise && w.j.noise[name])) {
 			continue
 		}
 		childRel := name
 		if rel != "" {
 			childRel = rel + "/" + name
 		}
-		if j.denied(path.Join(relOrEmpty(t.rel), childRel), isDir) {
+		if w.denied(childRel, isDir) {
 			continue
 		}
 		if ignored(levels, childRel, isDir) {
@@ -110,7 +153,7 @@ func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, op
 		case e.Type()&fs.ModeSymlink != 0:
 			kind = KindSymlink
 		}
-		err := fn(WalkEntry{Rel: childRel, Name: name, Kind: kind, Depth: depth})
+		err := w.fn(WalkEntry{Rel: childRel, Name: name, Kind: kind, Depth: depth})
 		if isDir {
 			if errors.Is(err, fs.SkipDir) {
 				continue
@@ -118,8 +161,8 @@ func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, op
 			if err != nil {
 				return err
 			}
-			if opt.MaxDepth == 0 || depth < opt.MaxDepth {
-				if err := j.walkDir(t, childRel, depth+1, levels, opt, fn); err != nil {
+			if w.opt.MaxDepth == 0 || depth < w.opt.MaxDepth {
+				if err := w.dir(childRel, depth+1, levels); err != nil {
 					return err
 				}
 			}
@@ -130,6 +173,25 @@ func (j *Jail) walkDir(t target, rel string, depth int, levels []ignoreLevel, op
 		}
 	}
 	return nil
+}
+
+// maxIgnoreFileBytes bounds what a walk reads of one .gitignore or
+// .git/info/exclude.
+const maxIgnoreFileBytes = 4 << 20
+
+// readIgnoreFile reads a regular file of ignore rules without blocking on a
+// FIFO planted under that name and without reading an unbounded amount.
+func readIgnoreFile(root *os.Root, rel string) ([]byte, bool) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFileBytes))
+	return data, err == nil
 }
 
 // ignored applies the gitignore levels deepest first: the nearest

@@ -62,8 +62,8 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	}
 	dir, base := path.Dir(t.rel), path.Base(t.rel)
 	if opt.Parents && dir != "." {
-		if err := t.r.root.MkdirAll(dir, 0o755); err != nil {
-			return Info{}, AsError(err, t.abs)
+		if err := mkdirParents(t.r.root, dir, t.abs); err != nil {
+			return Info{}, err
 		}
 	}
 	d, err := t.r.root.OpenRoot(dir)
