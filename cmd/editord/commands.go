@@ -40,6 +40,12 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	srv := protocol.NewServer(svc, version())
 	go srv.Deliver(ctx)
+	// Every serving process stands for the watcher election; the one that
+	// wins reports writes made by other programs. It must stop before the
+	// service closes.
+	watching := make(chan struct{})
+	go func() { defer close(watching); svc.RunWatcher(ctx) }()
+	defer func() { stop(); <-watching }()
 	if *httpAddr == "" {
 		if err := protocol.ServeStdio(ctx, srv, stdin, stdout); err != nil && ctx.Err() == nil {
 			return fail(stderr, err)

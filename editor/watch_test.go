@@ -1,0 +1,777 @@
+package editor
+
+// Tests of the filesystem watcher. Helpers start with tw so that they never
+// collide with other test files of the package.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/editord/editord/workspace"
+)
+
+// twQuiet is how long a test waits after the expected events for an extra
+// (duplicate) one: longer than the watcher's batching and grace together.
+// An echo of our own write that the watcher failed to recognize would be
+// held for watchGraceHinted; TestWatchOwnWritesOnce waits that long.
+const twQuiet = watchQuiet + watchGrace + 200*time.Millisecond
+
+// twStart runs s's watcher until the test ends.
+func twStart(t testing.TB, s *Service) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.RunWatcher(ctx)
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Errorf("RunWatcher did not return after cancel")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// twReady waits until s runs the watcher on root.
+func twReady(t testing.TB, s *Service, root string) WatcherStatus {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st := s.WatcherStatus()
+		if st.Elected && st.Root == root && st.Watched > 0 {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("watcher not ready on %s: %+v", root, st)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// twCursor is the journal's current end.
+func twCursor(t testing.TB, s *Service) string {
+	t.Helper()
+	r, err := s.Changes(context.Background(), &ChangesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Cursor
+}
+
+func twSince(t testing.TB, s *Service, cursor string) []workspace.Event {
+	t.Helper()
+	r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Changes
+}
+
+// twWait waits (up to within) until the events after cursor include one
+// per want entry ("kind path"), then a quiet period for stragglers, and
+// returns every event after cursor. It fails when a wanted event is late.
+func twWait(t testing.TB, s *Service, cursor string, within time.Duration, want ...string) []workspace.Event {
+	t.Helper()
+	start := time.Now()
+	for {
+		evs := twSince(t, s, cursor)
+		if twHasAll(evs, want) {
+			t.Logf("events %v arrived in %v", want, time.Since(start).Round(time.Millisecond))
+			time.Sleep(twQuiet)
+			return twSince(t, s, cursor)
+		}
+		if time.Since(start) > within {
+			t.Fatalf("after %v, want events %v; have %s", within, want, twFmt(evs))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func twHasAll(evs []workspace.Event, want []string) bool {
+	have := map[string]int{}
+	for _, ev := range evs {
+		have[ev.Kind+" "+ev.Path]++
+	}
+	for _, w := range want {
+		if have[w] == 0 {
+			return false
+		}
+		have[w]--
+	}
+	return true
+}
+
+func twFmt(evs []workspace.Event) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		from := ""
+		if ev.From != nil {
+			from = " from " + *ev.From
+		}
+		fmt.Fprintf(&b, "\n  #%d %s %s%s cause=%s +%d -%d", ev.Seq, ev.Kind, ev.Path, from, ev.Cause, ev.Added, ev.Removed)
+	}
+	return b.String()
+}
+
+// twExactly checks that evs are exactly the wanted "kind path cause"
+// events, in any order, each once.
+func twExactly(t testing.TB, evs []workspace.Event, want ...string) {
+	t.Helper()
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.Kind+" "+ev.Path+" "+ev.Cause)
+	}
+	sort.Strings(got)
+	w := append([]string{}, want...)
+	sort.Strings(w)
+	if strings.Join(got, "\n") != strings.Join(w, "\n") {
+		t.Fatalf("events:\n  %s\nwant:\n  %s%s", strings.Join(got, "\n  "), strings.Join(w, "\n  "), twFmt(evs))
+	}
+}
+
+func twFind(t testing.TB, evs []workspace.Event, kind, path string) workspace.Event {
+	t.Helper()
+	for _, ev := range evs {
+		if ev.Kind == kind && ev.Path == path {
+			return ev
+		}
+	}
+	t.Fatalf("no %s %s in %s", kind, path, twFmt(evs))
+	return workspace.Event{}
+}
+
+func twWriteRaw(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWatchExternalWrite(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("open.txt", "one\ntwo\nthree\n")
+	e.write("closed.txt", "alpha\n")
+	e.write("sub/deep.txt", "deep\n")
+	e.write("burst.txt", "b\n")
+	e.write("touched.txt", "t\n")
+	e.open("open.txt")
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("open.txt"), "one\nTWO\nthree\n")
+	twWriteRaw(t, e.abs("closed.txt"), "beta\n")
+	twWriteRaw(t, e.abs("sub/deep.txt"), "deeper\n")
+	for i := range 20 { // a burst of writes to one file is one event
+		twWriteRaw(t, e.abs("burst.txt"), fmt.Sprintf("burst %d\n", i))
+	}
+	// touch and chmod change no content: no event.
+	now := time.Now()
+	if err := os.Chtimes(e.abs("touched.txt"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(e.abs("touched.txt"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evs := twWait(t, e.s, cur, time.Second, "modified open.txt", "modified closed.txt", "modified sub/deep.txt", "modified burst.txt")
+	twExactly(t, evs, "modified open.txt external", "modified closed.txt external", "modified sub/deep.txt external", "modified burst.txt external")
+	// An open buffer: a real patch against what the service last saw.
+	ev := twFind(t, evs, "modified", "open.txt")
+	if ev.Added != 1 || ev.Removed != 1 || !strings.Contains(ev.Patch, "-two\n+TWO\n") || ev.Truncated {
+		t.Fatalf("patch of an open buffer: +%d -%d %q", ev.Added, ev.Removed, ev.Patch)
+	}
+	if ev.Version == nil || *ev.Version != Version([]byte("one\nTWO\nthree\n")) || ev.Root != e.root {
+		t.Fatalf("version/root: %+v", ev)
+	}
+	// Not open: counts only, no patch, but the version.
+	ev = twFind(t, evs, "modified", "closed.txt")
+	if ev.Added != 0 || ev.Removed != 0 || ev.Patch != "" || ev.Version == nil || *ev.Version != Version([]byte("beta\n")) {
+		t.Fatalf("closed file event: %+v", ev)
+	}
+
+	// Again: the patch is against the content of the last event.
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("open.txt"), "one\nTWO\nthree\nfour\n")
+	evs = twWait(t, e.s, cur, time.Second, "modified open.txt")
+	twExactly(t, evs, "modified open.txt external")
+	if evs[0].Added != 1 || evs[0].Removed != 0 || !strings.Contains(evs[0].Patch, "+four\n") || strings.Contains(evs[0].Patch, "-two") {
+		t.Fatalf("second patch: +%d -%d %q", evs[0].Added, evs[0].Removed, evs[0].Patch)
+	}
+}
+
+// Editors save by writing a temp file and renaming it over the target
+// (VS Code, vim with backupcopy=no), or by renaming the original to a backup
+// first (vim's default): one modified event either way. A temp file that
+// comes and goes leaves nothing.
+func TestWatchTempAndRename(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("a.txt", "a1\n")
+	e.write("b.txt", "b1\n")
+	e.open("a.txt")
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs(".a.txt.swp"), "a2\n")
+	if err := os.Rename(e.abs(".a.txt.swp"), e.abs("a.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(e.abs("b.txt"), e.abs("b.txt~")); err != nil {
+		t.Fatal(err)
+	}
+	twWriteRaw(t, e.abs("b.txt"), "b2\n")
+	twWriteRaw(t, e.abs("4913"), "") // vim's probe file
+	os.Remove(e.abs("4913"))
+	if err := os.Remove(e.abs("b.txt~")); err != nil {
+		t.Fatal(err)
+	}
+	twWriteRaw(t, e.abs("scratch.tmp"), "x")
+	os.Remove(e.abs("scratch.tmp"))
+	evs := twWait(t, e.s, cur, time.Second, "modified a.txt", "modified b.txt")
+	twExactly(t, evs, "modified a.txt external", "modified b.txt external")
+	if ev := twFind(t, evs, "modified", "a.txt"); ev.Added != 1 || ev.Removed != 1 || !strings.Contains(ev.Patch, "-a1\n+a2\n") {
+		t.Fatalf("temp-and-rename patch: %+v", ev)
+	}
+}
+
+func TestWatchRemoveAndMove(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("gone.txt", "bye\n")
+	e.write("open-gone.txt", "l1\nl2\n")
+	e.write("mv.txt", "moving\n")
+	e.write("out.txt", "leaving\n")
+	e.write("dir1/x.txt", "x\n")
+	e.write("dir1/inner/y.txt", "y\n")
+	e.write("dir3/z/z.txt", "z\n")
+	e.mkdir("dest")
+	e.open("open-gone.txt")
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+
+	cur := twCursor(t, e.s)
+	os.Remove(e.abs("gone.txt"))
+	os.Remove(e.abs("open-gone.txt"))
+	// mv inside the root: one moved event with from.
+	if err := os.Rename(e.abs("mv.txt"), e.abs("dest/moved.txt")); err != nil {
+		t.Fatal(err)
+	}
+	// A folder moved: one event for the folder.
+	if err := os.Rename(e.abs("dir1"), e.abs("dir2")); err != nil {
+		t.Fatal(err)
+	}
+	// mv out of the root is a delete; rm -r of a folder is one delete.
+	if err := os.Rename(e.abs("out.txt"), filepath.Join(e.base, "outside.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(e.abs("dir3")); err != nil {
+		t.Fatal(err)
+	}
+	evs := twWait(t, e.s, cur, time.Second, "deleted gone.txt", "deleted open-gone.txt", "moved dest/moved.txt", "moved dir2", "deleted out.txt", "deleted dir3")
+	twExactly(t, evs, "deleted gone.txt external", "deleted open-gone.txt external", "moved dest/moved.txt external",
+		"moved dir2 external", "deleted out.txt external", "deleted dir3 external")
+	if ev := twFind(t, evs, "deleted", "open-gone.txt"); ev.Removed != 2 || !strings.Contains(ev.Patch, "-l1\n-l2\n") {
+		t.Fatalf("delete of an open buffer: %+v", ev)
+	}
+	if ev := twFind(t, evs, "moved", "dest/moved.txt"); ev.From == nil || *ev.From != "mv.txt" || ev.Version == nil || *ev.Version != Version([]byte("moving\n")) {
+		t.Fatalf("move event: %+v", ev)
+	}
+	if ev := twFind(t, evs, "moved", "dir2"); ev.From == nil || *ev.From != "dir1" {
+		t.Fatalf("folder move event: %+v", ev)
+	}
+
+	// The moved folder's watches followed it.
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("dir2/inner/y.txt"), "y2\n")
+	twWriteRaw(t, e.abs("dir2/x.txt"), "x2\n")
+	evs = twWait(t, e.s, cur, time.Second, "modified dir2/inner/y.txt", "modified dir2/x.txt")
+	twExactly(t, evs, "modified dir2/inner/y.txt external", "modified dir2/x.txt external")
+}
+
+func TestWatchNewFolder(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("keep.txt", "k\n")
+	e.write(".gitignore", "ignored/\n")
+	twStart(t, e.s)
+	before := twReady(t, e.s, e.root).Watched
+
+	cur := twCursor(t, e.s)
+	e.mkdir("new/deep")
+	twWriteRaw(t, e.abs("new/deep/f.txt"), "fresh\n")
+	e.mkdir("ignored") // .gitignore excludes it: not watched
+	evs := twWait(t, e.s, cur, time.Second, "created new/deep/f.txt")
+	twExactly(t, evs, "created new/deep/f.txt external")
+	if evs[0].Added != 1 || !strings.Contains(evs[0].Patch, "+fresh\n") {
+		t.Fatalf("created event: %+v", evs[0])
+	}
+	if st := e.s.WatcherStatus(); st.Watched != before+2 {
+		t.Fatalf("watched %d folders, want %d", st.Watched, before+2)
+	}
+	// The new folder is watched now.
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("new/deep/g.txt"), "g\n")
+	twWriteRaw(t, e.abs("new/deep/f.txt"), "fresher\n")
+	twWriteRaw(t, e.abs("ignored/build.out"), "b\n")
+	evs = twWait(t, e.s, cur, time.Second, "created new/deep/g.txt", "modified new/deep/f.txt")
+	twExactly(t, evs, "created new/deep/g.txt external", "modified new/deep/f.txt external")
+}
+
+func TestWatchGitCheckout(t *testing.T) {
+	t.Parallel()
+	git := tcGit(t)
+	e := tcNew(t)
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = e.root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+e.base,
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q", "-b", "main")
+	e.write("same.txt", "same\n")
+	e.write("change.txt", "v1\n")
+	e.write("gone.txt", "gone\n")
+	e.write("lib/a.go", "package lib\n")
+	run("add", "-A")
+	run("commit", "-q", "-m", "main")
+	run("checkout", "-q", "-b", "other")
+	e.write("change.txt", "v2\n")
+	os.Remove(e.abs("gone.txt"))
+	e.write("lib/a.go", "package lib\n\nvar A = 1\n")
+	e.write("fresh/new.txt", "new\n")
+	run("add", "-A")
+	run("commit", "-q", "-m", "other")
+	run("checkout", "-q", "main")
+	e.open("change.txt")
+
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	cur := twCursor(t, e.s)
+	run("checkout", "-q", "other")
+	evs := twWait(t, e.s, cur, time.Second, "modified change.txt", "deleted gone.txt", "modified lib/a.go", "created fresh/new.txt")
+	twExactly(t, evs, "modified change.txt external", "deleted gone.txt external", "modified lib/a.go external", "created fresh/new.txt external")
+	if ev := twFind(t, evs, "modified", "change.txt"); !strings.Contains(ev.Patch, "-v1\n+v2\n") {
+		t.Fatalf("checkout patch of an open buffer: %q", ev.Patch)
+	}
+	// And back.
+	cur = twCursor(t, e.s)
+	run("checkout", "-q", "main")
+	// A folder removed whole is one event, as editor::delete reports it.
+	evs = twWait(t, e.s, cur, time.Second, "modified change.txt", "created gone.txt", "modified lib/a.go", "deleted fresh")
+	twExactly(t, evs, "modified change.txt external", "created gone.txt external", "modified lib/a.go external", "deleted fresh external")
+}
+
+// Writes made through the service, by this process or another one on the
+// state dir, are reported once, by the function that made them.
+func TestWatchOwnWritesOnce(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("f.txt", "f1\n")
+	e.write("del.txt", "d\n")
+	e.write("mv.txt", "m\n")
+	e.write("tree/a.txt", "a\n")
+	e.open("f.txt")
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	other := e.service() // another process on the same state dir
+	ctx := context.Background()
+
+	cur := twCursor(t, e.s)
+	v := Version([]byte("f1\n"))
+	for i := range 5 {
+		svc := e.s
+		if i%2 == 1 {
+			svc = other
+		}
+		r, err := svc.Save(ctx, &SaveRequest{Path: "f.txt", Content: fmt.Sprintf("f%d\n", i+2), ExpectedVersion: &v})
+		if err != nil || !r.Saved {
+			t.Fatalf("save %d: %v %+v", i, err, r)
+		}
+		v = r.Version
+	}
+	if _, err := other.Save(ctx, &SaveRequest{Path: "newdir/created.txt", Content: "c\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Create(ctx, &CreateRequest{Path: "made.txt", Kind: "file", Content: "made\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Delete(ctx, &DeleteRequest{Path: "del.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Move(ctx, &MoveRequest{From: "mv.txt", To: "moved/mv.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Move(ctx, &MoveRequest{From: "tree", To: "tree2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Delete(ctx, &DeleteRequest{Path: "tree2", Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"modified f.txt editor::save", "modified f.txt editor::save", "modified f.txt editor::save",
+		"modified f.txt editor::save", "modified f.txt editor::save",
+		"created newdir/created.txt editor::save", "created made.txt editor::create",
+		"deleted del.txt editor::delete", "moved moved/mv.txt editor::move", "moved tree2 editor::move",
+		"deleted tree2 editor::delete",
+	}
+	var kinds []string
+	for _, w := range want {
+		f := strings.Fields(w)
+		kinds = append(kinds, f[0]+" "+f[1])
+	}
+	evs := twWait(t, e.s, cur, 2*time.Second, kinds...)
+	time.Sleep(watchGraceHinted)
+	evs = twSince(t, e.s, cur)
+	twExactly(t, evs, want...)
+
+	// An external write right after is still reported, with the patch
+	// against the last save.
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("f.txt"), "external\n")
+	evs = twWait(t, e.s, cur, time.Second, "modified f.txt")
+	twExactly(t, evs, "modified f.txt external")
+	if !strings.Contains(evs[0].Patch, "-f6\n+external\n") {
+		t.Fatalf("patch against the last save: %q", evs[0].Patch)
+	}
+
+	// Our older events never hide later external changes to the same
+	// paths: back to the content of our last save, and a file we deleted
+	// made and removed again by another program.
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("f.txt"), "f6\n")
+	twWriteRaw(t, e.abs("del.txt"), "again\n")
+	evs = twWait(t, e.s, cur, time.Second, "modified f.txt", "created del.txt")
+	twExactly(t, evs, "modified f.txt external", "created del.txt external")
+	cur = twCursor(t, e.s)
+	os.Remove(e.abs("del.txt"))
+	evs = twWait(t, e.s, cur, time.Second, "deleted del.txt")
+	twExactly(t, evs, "deleted del.txt external")
+}
+
+// The folders of open buffers and expanded folders are watched first; what
+// the budget leaves out is reported.
+func TestWatchBudget(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	for i := range 6 {
+		e.write(fmt.Sprintf("d%d/f.txt", i), "x\n")
+	}
+	e.write("z/deep/er/buf.txt", "b1\n")
+	e.open("z/deep/er/buf.txt")
+	if _, err := e.s.Tree(context.Background(), &TreeRequest{MaxDepth: 1, Expand: []string{"d5"}}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var warns []string
+	s, err := New(e.cfg, Options{Root: e.root, StateDir: e.state, Warn: func(m string) {
+		mu.Lock()
+		warns = append(warns, m)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.setWatchLimit(6)
+	twStart(t, s)
+	st := twReady(t, s, e.root)
+	// 10 folders: root, d0..d5, z, z/deep, z/deep/er. The root, the
+	// buffer's three and the expanded d5 come first; one more fits (d0).
+	if st.Watched != 6 || st.Uncovered != 4 || st.Limit != 6 {
+		t.Fatalf("status %+v, want 6 watched and 4 uncovered", st)
+	}
+	mu.Lock()
+	if len(warns) == 0 || !strings.Contains(warns[0], "4 of 10 folders") {
+		t.Errorf("warnings: %q", warns)
+	}
+	mu.Unlock()
+	cur := twCursor(t, s)
+	twWriteRaw(t, e.abs("z/deep/er/buf.txt"), "b2\n")
+	evs := twWait(t, s, cur, time.Second, "modified z/deep/er/buf.txt")
+	twExactly(t, evs, "modified z/deep/er/buf.txt external")
+
+	// A buffer opened later gets its folder watched, displacing another.
+	e.open("d4/f.txt")
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		cur = twCursor(t, s)
+		twWriteRaw(t, e.abs("d4/f.txt"), fmt.Sprintf("%v\n", time.Now().UnixNano()))
+		time.Sleep(watchQuiet + watchGrace + 100*time.Millisecond)
+		if len(twSince(t, s, cur)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("d4 never watched: %+v", s.WatcherStatus())
+		}
+	}
+	if st := s.WatcherStatus(); st.Watched != 6 || st.Uncovered != 4 {
+		t.Fatalf("after a new buffer: %+v", st)
+	}
+}
+
+// editor::workspace::open repoints the watcher.
+func TestWatchRetarget(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("top.txt", "t\n")
+	e.write("proj/inner.txt", "i\n")
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	if _, err := e.s.WorkspaceOpen(context.Background(), &WorkspaceOpenRequest{Root: "proj"}); err != nil {
+		t.Fatal(err)
+	}
+	proj := e.abs("proj")
+	twReady(t, e.s, proj)
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("proj/inner.txt"), "i2\n")
+	twWriteRaw(t, e.abs("top.txt"), "t2\n") // outside the active root now
+	evs := twWait(t, e.s, cur, time.Second, "modified inner.txt")
+	twExactly(t, evs, "modified inner.txt external")
+	if evs[0].Root != proj {
+		t.Fatalf("root %s, want %s", evs[0].Root, proj)
+	}
+}
+
+// Two processes on one state dir: one watcher; when it stops, the other
+// takes over and external writes are still reported once.
+func TestWatchElection(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("f.txt", "1\n")
+	a, b := e.s, e.service()
+	stopA := twStart(t, a)
+	twReady(t, a, e.root)
+	twStart(t, b)
+	for range 20 {
+		if b.WatcherStatus().Elected {
+			t.Fatal("two watchers elected on one state dir")
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	cur := twCursor(t, a)
+	twWriteRaw(t, e.abs("f.txt"), "2\n")
+	twExactly(t, twWait(t, a, cur, time.Second, "modified f.txt"), "modified f.txt external")
+
+	stopA()
+	start := time.Now()
+	twReady(t, b, e.root)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("takeover took %v", d)
+	}
+	if a.WatcherStatus().Elected {
+		t.Fatal("a still elected after stopping")
+	}
+	cur = twCursor(t, b)
+	twWriteRaw(t, e.abs("f.txt"), "3\n")
+	twExactly(t, twWait(t, b, cur, time.Second, "modified f.txt"), "modified f.txt external")
+}
+
+const twHelperEnv = "EDITORD_TW_WATCH_HELPER"
+
+// TestTWWatchHelperProcess is not a test: it is a child process for
+// TestWatchKill9Handover that runs a Service with its watcher and reports
+// when it is elected.
+func TestTWWatchHelperProcess(t *testing.T) {
+	if os.Getenv(twHelperEnv) == "" {
+		t.Skip("helper process only")
+	}
+	s, err := New(DefaultConfig(), Options{Root: os.Getenv("TW_ROOT"), StateDir: os.Getenv("TW_STATE")})
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(2)
+	}
+	go s.RunWatcher(context.Background())
+	for !s.WatcherStatus().Elected || s.WatcherStatus().Watched == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	fmt.Println("ELECTED")
+	time.Sleep(time.Minute) // until killed
+	os.Exit(3)
+}
+
+func TestWatchKill9Handover(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("multi-process test")
+	}
+	e := tcNew(t)
+	e.write("f.txt", "1\n")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestTWWatchHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), twHelperEnv+"=1", "TW_ROOT="+e.root, "TW_STATE="+e.state)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "ELECTED") || strings.HasPrefix(sc.Text(), "ERR") {
+				line <- sc.Text()
+				return
+			}
+		}
+		close(line)
+	}()
+	select {
+	case l := <-line:
+		if l != "ELECTED" {
+			t.Fatalf("helper: %q", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("helper never elected")
+	}
+	twStart(t, e.s)
+	time.Sleep(300 * time.Millisecond)
+	if e.s.WatcherStatus().Elected {
+		t.Fatal("elected while the helper holds the watcher")
+	}
+	// The helper reports external writes into the shared journal.
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("f.txt"), "2\n")
+	twExactly(t, twWait(t, e.s, cur, 2*time.Second, "modified f.txt"), "modified f.txt external")
+
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	killed = true
+	start := time.Now()
+	twReady(t, e.s, e.root)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("takeover after kill -9 took %v", d)
+	}
+	cur = twCursor(t, e.s)
+	twWriteRaw(t, e.abs("f.txt"), "3\n")
+	twExactly(t, twWait(t, e.s, cur, time.Second, "modified f.txt"), "modified f.txt external")
+}
+
+// Saves from several processes at once while the watcher runs: each is in
+// the journal once, by editor::save, and nothing is reported as external.
+func TestWatchConcurrentSavesOnce(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	cur := twCursor(t, e.s)
+	const procs, saves = 3, 30
+	var wg sync.WaitGroup
+	for p := range procs {
+		svc := e.s
+		if p > 0 {
+			svc = e.service()
+		}
+		wg.Go(func() {
+			var v *string
+			for i := range saves {
+				r, err := svc.Save(context.Background(), &SaveRequest{Path: fmt.Sprintf("p%d.txt", p), Content: fmt.Sprintf("%d\n", i), ExpectedVersion: v})
+				if err != nil || !r.Saved {
+					t.Errorf("save %d/%d: %v %+v", p, i, err, r)
+					return
+				}
+				v = &r.Version
+			}
+		})
+	}
+	wg.Wait()
+	time.Sleep(twQuiet + watchGraceHinted)
+	evs := twSince(t, e.s, cur)
+	counts := map[string]int{}
+	for _, ev := range evs {
+		counts[ev.Cause+" "+ev.Path]++
+	}
+	for p := range procs {
+		if n := counts[fmt.Sprintf("editor::save p%d.txt", p)]; n != saves {
+			t.Errorf("p%d.txt: %d save events, want %d", p, n, saves)
+		}
+	}
+	if len(evs) != procs*saves {
+		t.Fatalf("%d events, want %d:%s", len(evs), procs*saves, twFmt(evs))
+	}
+}
+
+// A state dir inside the workspace is not watched: its journal would
+// otherwise report its own appends forever.
+func TestWatchStateDirInsideRoot(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("f.txt", "1\n")
+	s, err := New(e.cfg, Options{Root: e.root, StateDir: e.abs(".editord-state"), Warn: func(m string) { t.Logf("warn: %s", m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	twStart(t, s)
+	twReady(t, s, e.root)
+	cur := twCursor(t, s)
+	twWriteRaw(t, e.abs("f.txt"), "2\n")
+	twExactly(t, twWait(t, s, cur, time.Second, "modified f.txt"), "modified f.txt external")
+}
+
+// When the kernel drops events, a rescan finds what changed: files made
+// and removed, and open buffers whose content differs.
+func TestWatchRescan(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("old.txt", "old\n")
+	e.write("buf.txt", "b1\n")
+	e.write("same.txt", "s\n")
+	e.open("buf.txt")
+	e.open("same.txt")
+	ses, err := e.s.newWatchSession(&watchState{}, newOwnTracker(e.s.store), e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ses.close() // no live events: only the rescan sees the changes
+	cur := twCursor(t, e.s)
+	os.Remove(e.abs("old.txt"))
+	e.write("new.txt", "new\n")
+	e.write("buf.txt", "b2\n")
+	e.write("newdir/f.txt", "f\n")
+	ses.rescan()
+	ses.flush()
+	ses.settleHeld(true)
+	evs := twSince(t, e.s, cur)
+	twExactly(t, evs, "deleted old.txt external", "created new.txt external", "modified buf.txt external", "created newdir/f.txt external")
+	if ev := twFind(t, evs, "modified", "buf.txt"); !strings.Contains(ev.Patch, "-b1\n+b2\n") {
+		t.Fatalf("rescan patch: %q", ev.Patch)
+	}
+}
