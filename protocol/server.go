@@ -29,6 +29,7 @@ func NewServer(svc *editor.Service, version string) *Server {
 		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
+		server.WithLogging(),
 		server.WithHooks(h.hooks()),
 	)
 	h.srv = s
@@ -37,6 +38,14 @@ func NewServer(svc *editor.Service, version string) *Server {
 	}
 	s.AddResources(resources(svc)...)
 	return &Server{MCP: s, svc: svc, hub: h}
+}
+
+// Warn tells connected clients about recoverable trouble (a corrupt record
+// moved aside, folders the watcher cannot cover) as a warning log message.
+func (s *Server) Warn(msg string) {
+	s.MCP.SendNotificationToAllClients("notifications/message", map[string]any{
+		"level": "warning", "logger": "editord", "data": msg,
+	})
 }
 
 // Deliver follows the shared record and journal and notifies connected

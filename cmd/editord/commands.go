@@ -5,22 +5,31 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/editord/editord/editor"
 	"github.com/editord/editord/protocol"
 )
 
-// open loads the configuration and opens the service.
-func (c *common) open(stderr io.Writer) (*editor.Service, error) {
+// open loads the configuration and opens the service. Warnings go to
+// stderr and, once set, to also (the MCP clients of a server).
+func (c *common) open(stderr io.Writer) (svc *editor.Service, also *atomic.Pointer[func(string)], err error) {
 	cfg, _, err := loadConfig(c.config)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return editor.New(cfg, editor.Options{
+	also = &atomic.Pointer[func(string)]{}
+	svc, err = editor.New(cfg, editor.Options{
 		Root:     c.root,
 		StateDir: c.stateDir,
-		Warn:     func(msg string) { fmt.Fprintln(stderr, "editord: warning:", msg) },
+		Warn: func(msg string) {
+			fmt.Fprintln(stderr, "editord: warning:", msg)
+			if f := also.Load(); f != nil {
+				(*f)(msg)
+			}
+		},
 	})
+	return svc, also, err
 }
 
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -31,7 +40,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return fail(stderr, err)
 	}
-	svc, err := c.open(stderr)
+	svc, warnClients, err := c.open(stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -39,6 +48,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext()
 	defer stop()
 	srv := protocol.NewServer(svc, version())
+	warn := srv.Warn
+	warnClients.Store(&warn)
 	go srv.Deliver(ctx)
 	// Every serving process stands for the watcher election; the one that
 	// wins reports writes made by other programs. It must stop before the
@@ -94,7 +105,7 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	svc, err := c.open(stderr)
+	svc, _, err := c.open(stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}
