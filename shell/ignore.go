@@ -116,6 +116,7 @@ func (p *Patterns) Decide(rel string, isDir bool) (matched, excluded bool) {
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		name = rel[i+1:]
 	}
+	var segs []string // split once, and only if an anchored rule needs it
 	for i := len(p.rules) - 1; i >= 0; i-- {
 		r := &p.rules[i]
 		if r.dirOnly && !isDir {
@@ -123,7 +124,31 @@ func (p *Patterns) Decide(rel string, isDir bool) (matched, excluded bool) {
 		}
 		var ok bool
 		if r.anchored {
-			ok = matchSegs(r.segs, splitPath(rel))
+			if segs == nil {
+				segs = splitPath(rel)
+			}
+			ok = matchSegs(r.segs, segs)
+		} else {
+			ok = matchSegment(r.segs[0], name)
+		}
+		if ok {
+			return true, !r.negate
+		}
+	}
+	return false, false
+}
+
+// decideSegs is Decide for a path already split into its segments.
+func (p *Patterns) decideSegs(segs []string, isDir bool) (matched, excluded bool) {
+	name := segs[len(segs)-1]
+	for i := len(p.rules) - 1; i >= 0; i-- {
+		r := &p.rules[i]
+		if r.dirOnly && !isDir {
+			continue
+		}
+		var ok bool
+		if r.anchored {
+			ok = matchSegs(r.segs, segs)
 		} else {
 			ok = matchSegment(r.segs[0], name)
 		}
@@ -140,14 +165,15 @@ func (p *Patterns) Excludes(rel string, isDir bool) bool {
 	if p == nil || rel == "" || rel == "." {
 		return false
 	}
-	for i := 0; i < len(rel); i++ {
-		if rel[i] == '/' {
-			if m, ex := p.Decide(rel[:i], true); m && ex {
-				return true
-			}
+	// The path is split once and each ancestor is a prefix of its segments:
+	// re-splitting every ancestor made a deep path cost O(n²) allocations.
+	segs := splitPath(rel)
+	for i := 1; i < len(segs); i++ {
+		if m, ex := p.decideSegs(segs[:i], true); m && ex {
+			return true
 		}
 	}
-	m, ex := p.Decide(rel, isDir)
+	m, ex := p.decideSegs(segs, isDir)
 	return m && ex
 }
 

@@ -1,0 +1,102 @@
+package editor
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/editord/editord/search"
+)
+
+type FindRequest struct {
+	Query            string `json:"query" desc:"What the file is roughly called: letters in order, case-insensitive, e.g. \"mod\", \"usrctl\", \"tree/mod.rs\". A match inside the file name ranks above one spread over folders; exact case and consecutive letters rank higher. Empty: the first paths in byte order."`
+	Limit            int    `json:"limit,omitempty" default:"50" desc:"How many matches to return (default find_limit, 50; at most 10,000)."`
+	IncludeUntracked *bool  `json:"include_untracked,omitempty" default:"true" desc:"In a git repository, also offer untracked files that .gitignore does not exclude (default true). False: only files git tracks."`
+}
+
+// FindMatch is one ranked path.
+type FindMatch struct {
+	Path      string `json:"path" desc:"Root-relative path, exactly as on disk (spaces, unicode and quotes kept)."`
+	Score     int    `json:"score" desc:"Higher is better; compare scores within one response only."`
+	Positions []int  `json:"positions" desc:"Byte offsets into path of the matched query characters, for highlighting."`
+}
+
+type FindResponse struct {
+	Matches   []FindMatch `json:"matches" desc:"Best first; ties go to the shorter path, then byte order."`
+	Scanned   int         `json:"scanned" desc:"How many candidate paths were ranked."`
+	Truncated bool        `json:"truncated" desc:"True when the workspace has more than max_find_candidates (200,000) candidates and only the first ones in byte order were ranked."`
+	FromGit   bool        `json:"from_git" desc:"True when candidates came from git's index (tracked files, plus untracked ones when include_untracked); false when from a walk honouring .gitignore outside a repository."`
+}
+
+// findLimitCap bounds one response.
+const findLimitCap = 10_000
+
+func init() {
+	define("editor::find",
+		"Find files by approximate name (fuzzy, like an editor's go-to-file). Use it when you know roughly what a file is called; use editor::search to find what a file contains. "+
+			"Candidates are the files git tracks plus untracked ones that .gitignore does not exclude (or, outside a repository, a walk honouring .gitignore); "+
+			"untracked files in noise folders (node_modules, target, ...) and denied paths are left out. Returns the best limit matches (default 50) with byte positions of the matched characters. "+
+			`Example: {"query": "usrctl"} finds src/controllers/user_controller.go.`,
+		readOnly, (*Service).Find)
+}
+
+func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, error) {
+	root, err := s.root()
+	if err != nil {
+		return nil, err
+	}
+	limit := req.Limit
+	switch {
+	case limit < 0:
+		return nil, invalid("limit must be 1 or more, not %d", limit)
+	case limit == 0:
+		limit = s.cfg.Limits.FindLimit
+	case limit > findLimitCap:
+		limit = findLimitCap
+	}
+	untracked := req.IncludeUntracked == nil || *req.IncludeUntracked
+	res, err := s.searchEngine().Find(ctx, root, search.FindOptions{
+		Query:            req.Query,
+		Limit:            limit,
+		IncludeUntracked: untracked,
+		MaxCandidates:    s.cfg.Limits.MaxFindCandidates,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit}
+	for i, m := range res.Matches {
+		out.Matches[i] = FindMatch(m)
+	}
+	return out, nil
+}
+
+// engines holds one search engine (and its per-root caches) per Service,
+// without keeping a closed Service alive.
+var engines sync.Map // weak.Pointer[Service] -> *search.Engine
+
+// closeSearch releases the search engine's watches (one inotify instance
+// per cached root). Service.Close should call it; until then a closed
+// Service's watches go when it is garbage collected.
+func (s *Service) closeSearch() {
+	if e, ok := engines.LoadAndDelete(weak.Make(s)); ok {
+		e.(*search.Engine).Close()
+	}
+}
+
+func (s *Service) searchEngine() *search.Engine {
+	key := weak.Make(s)
+	if e, ok := engines.Load(key); ok {
+		return e.(*search.Engine)
+	}
+	e, loaded := engines.LoadOrStore(key, search.New(s.jail))
+	if !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[Service]) {
+			if e, ok := engines.LoadAndDelete(k); ok {
+				e.(*search.Engine).Close()
+			}
+		}, key)
+	}
+	return e.(*search.Engine)
+}

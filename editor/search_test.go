@@ -1,0 +1,102 @@
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/editord/editord/shell"
+)
+
+func TestSearchFunction(t *testing.T) {
+	s, root := fsService(t, map[string]string{
+		"a.txt":             "alpha\nTODO: one\n",
+		"a/b.txt":           "TODO two\r\nnothing\n",
+		"a-b.txt":           "x TODO y TODO\n",
+		".gitignore":        "ignored/\n",
+		"ignored/x.txt":     "TODO\n",
+		"node_modules/m.js": "TODO\n",
+		".env":              "TODO secret\n",
+		"bin.dat":           "\x00TODO\n",
+		"vendor/v.go":       "TODO\n",
+	})
+	ctx := context.Background()
+	r, err := s.Search(ctx, &SearchRequest{Pattern: "TODO", ExcludeGlob: []string{"vendor"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	want := `{"files":[` +
+		`{"path":"a-b.txt","hits":[{"line":1,"column":3,"text":"x TODO y TODO","ranges":[[2,6],[9,13]]}]},` +
+		`{"path":"a.txt","hits":[{"line":2,"column":1,"text":"TODO: one","ranges":[[0,4]]}]},` +
+		`{"path":"a/b.txt","hits":[{"line":1,"column":1,"text":"TODO two","ranges":[[0,4]]}]}` +
+		`],"total":3,"files_scanned":5,"truncated":false}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+
+	raw, err := fsCall(t, s, "editor::search", `{"pattern": "todo|alpha", "ignore_case": true, "include_glob": ["a.txt"], "max_matches": 1}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true}`; string(raw) != want {
+		t.Fatalf("through the catalog:\n got %s\nwant %s", raw, want)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"pattern": "a("}`, "missing closing )"},
+		{`{"pattern": ""}`, "empty"},
+		{`{"pattern": "a", "max_matches": -2}`, "max_matches"},
+		{`{"pattern": "a", "exclude_glob": ["!x"]}`, "include_glob"},
+		{`{}`, "pattern"},
+	} {
+		if _, err := fsCall(t, s, "editor::search", tc.args); shell.CodeOf(err) != shell.CodeInvalidArgument || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want invalid_argument about %q", tc.args, err, tc.want)
+		}
+	}
+	_ = root
+}
+
+// The same search gives the same bytes, whatever the number of cores.
+func TestSearchFunctionDeterministic(t *testing.T) {
+	files := map[string]string{}
+	for i := 0; i < 120; i++ {
+		files[fmt.Sprintf("d%d/f%03d.txt", i%5, i)] = strings.Repeat(fmt.Sprintf("needle %d\nhay\n", i), 1+i%4)
+	}
+	s, _ := fsService(t, files)
+	var first string
+	for _, procs := range []int{1, 8, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		raw, err := fsCall(t, s, "editor::search", `{"pattern": "needle \\d+", "max_matches": 77}`)
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = string(raw)
+		} else if string(raw) != first {
+			t.Fatalf("GOMAXPROCS %d gives different bytes", procs)
+		}
+	}
+	var r SearchResponse
+	json.Unmarshal([]byte(first), &r)
+	if r.Total != 77 || !r.Truncated || r.FilesScanned >= 120 {
+		t.Fatalf("total %d truncated %v scanned %d", r.Total, r.Truncated, r.FilesScanned)
+	}
+}
+
+func TestSearchSkipsLargeFiles(t *testing.T) {
+	s, root := fsService(t, map[string]string{"small.txt": "needle\n"}, func(c *Config) { c.Limits.MaxFileBytes = 100 })
+	os.WriteFile(filepath.Join(root, "large.txt"), []byte(strings.Repeat("needle\n", 100)), 0o644)
+	r, err := s.Search(context.Background(), &SearchRequest{Pattern: "needle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 || r.Files[0].Path != "small.txt" {
+		t.Fatalf("%+v", r.Files)
+	}
+}

@@ -1,0 +1,143 @@
+package search
+
+import "context"
+
+// FindOptions are the inputs of editor::find.
+type FindOptions struct {
+	Query            string
+	Limit            int  // results wanted
+	IncludeUntracked bool // in a repository, add untracked files that are not ignored
+	MaxCandidates    int  // candidates considered at most (max_find_candidates); 0: no cap
+}
+
+// FindResult is what editor::find returns.
+type FindResult struct {
+	Matches   []Match
+	Scanned   int  // candidates considered
+	Truncated bool // more than MaxCandidates candidates existed; the first ones in byte order were kept
+	FromGit   bool // candidates came from git's index
+}
+
+// candidates is find's merged, capped candidate list for one set of inputs.
+type candidates struct {
+	key       candKey
+	paths     []string
+	prepared  *Candidates
+	truncated bool
+}
+
+type candKey struct {
+	fromGit, untracked bool
+	treeGen, idxGen    uint64
+	tree               any // the *shell.FileTree the list came from
+	max                int
+}
+
+// Find ranks the root's files against the query.
+func (e *Engine) Find(ctx context.Context, root string, opt FindOptions) (*FindResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := e.state(root)
+	s.mu.Lock()
+	c, err := s.candidates(opt.IncludeUntracked, opt.MaxCandidates)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return &FindResult{
+		Matches:   c.prepared.Rank(opt.Query, opt.Limit),
+		Scanned:   len(c.paths),
+		Truncated: c.truncated,
+		FromGit:   c.key.fromGit,
+	}, nil
+}
+
+// candidates returns the current candidate list, rebuilding it only when
+// the tree or the index changed; call with s.mu held.
+//
+// In a repository the candidates are the index's tracked files under the
+// root, plus (include_untracked) the walk's files that git does not track:
+// the walk honours .gitignore, so those are exactly the untracked,
+// non-ignored ones (noise folders left out). A tracked file that the walk
+// did not see (ignored, in a noise folder, or deleted) is kept only if it
+// still exists. Outside a repository, or when the index cannot be read, the
+// walk alone.
+func (s *rootState) candidates(untracked bool, max int) (*candidates, error) {
+	r := findRepo(s.j, s.root)
+	needTree := r == nil || untracked
+	f, err := s.refresh(r, needTree, r != nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.repo != nil && f.idx == nil && f.tree == nil {
+		// The index could not be read: fall back to the walk.
+		if f, err = s.refresh(r, true, false); err != nil {
+			return nil, err
+		}
+	}
+	key := candKey{fromGit: f.idx != nil, untracked: untracked, idxGen: f.gen, max: max}
+	if f.tree != nil {
+		key.tree, key.treeGen = f.tree, f.tree.Gen()
+	}
+	if s.cand != nil && s.cand.key == key {
+		return s.cand, nil
+	}
+	var paths []string
+	switch {
+	case key.fromGit && f.tree == nil:
+		paths = f.idx
+	case key.fromGit:
+		paths, err = mergeTracked(f, untracked)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		files := f.tree.Files()
+		paths = make([]string, len(files))
+		for i, t := range files {
+			paths[i] = t.Rel
+		}
+	}
+	c := &candidates{key: key, paths: paths}
+	if max > 0 && len(paths) > max {
+		c.paths, c.truncated = paths[:max:max], true
+	}
+	c.prepared = Prepare(c.paths)
+	s.cand = c
+	return c, nil
+}
+
+// mergeTracked merges the tracked files with the walk (both in byte order).
+func mergeTracked(f fresh, untracked bool) ([]string, error) {
+	files := f.tree.Files()
+	rd, err := f.tree.NewReader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	out := make([]string, 0, max(len(files), len(f.idx)))
+	i, k := 0, 0
+	for i < len(f.idx) || k < len(files) {
+		switch {
+		case k == len(files) || (i < len(f.idx) && f.idx[i] < files[k].Rel):
+			if rd.Exists(f.idx[i]) {
+				out = append(out, f.idx[i])
+			}
+			i++
+		case i == len(f.idx) || files[k].Rel < f.idx[i]:
+			if untracked {
+				out = append(out, files[k].Rel)
+			}
+			k++
+		default:
+			out = append(out, f.idx[i])
+			i++
+			k++
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,476 @@
+package search
+
+// Fuzzy path ranking for editor::find.
+//
+// Matching is sahilm/fuzzy's: the query's characters must appear in order,
+// case-insensitively, and its score rewards a first-character match,
+// characters after a separator or at a camelCase hump, and (strongly, growing
+// with the run) consecutive characters, and it subtracts for unmatched ones.
+// On top of it:
+//
+//   - basename first: a query (without "/") that matches inside the file
+//     name is scored on the file name alone and ranks above every match that
+//     needs the folders (tier). "mod" puts src/tree/mod.rs above
+//     src/models/user.rs. A query with "/" is matched against the whole path.
+//   - consecutive runs: fuzzy scores a character after a separator above a
+//     consecutive one ("App" would match app.py as a-p-.p), so a query found
+//     as one run in the name (or in the path, for a query with "/") gets a
+//     bonus larger than fuzzy's separator games, more when the run starts
+//     the name or a folder, and its positions are reported;
+//   - exact case: each matched character whose case equals the query's adds
+//     caseBonus, and a run in the exact case adds more, so "App" prefers
+//     App.tsx over app.py and app.ts.
+//   - ties go to the shorter path, then to byte order. Every candidate is
+//     scored on its own and the order is total, so the result never depends
+//     on the order of the candidates.
+//
+// Speed: a byte-level subsequence check (the exact condition under which
+// fuzzy matches) discards non-matching candidates before fuzzy runs, the
+// candidates are split over all cores, and each core keeps only its best
+// `limit` in a heap.
+
+import (
+	"container/heap"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sahilm/fuzzy"
+)
+
+// Match is one ranked path.
+type Match struct {
+	Path      string
+	Score     int
+	Positions []int // byte offsets into Path of the matched characters
+}
+
+const (
+	tierBasename = 1 << 32 // added to matches inside the file name
+	caseBonus    = 4
+	// fuzzy's consecutive-run bonus doubles per character; past this many
+	// query characters a linear score is used instead, so scores stay far
+	// below tierBasename and never overflow.
+	maxFuzzyRunes = 24
+	// Below this many candidates one goroutine is faster than several.
+	parallelRankMin = 8192
+)
+
+// Rank returns the best limit matches of query among paths, best first.
+// An empty query returns the first limit paths in byte order.
+func Rank(query string, paths []string, limit int) []Match {
+	return Prepare(paths).Rank(query, limit)
+}
+
+// Candidates is a list of paths prepared for ranking many queries: each
+// path's basename offset, and its ASCII-lowercased form for the prefilter.
+type Candidates struct {
+	paths []string
+	lower []string // ASCII-lowercased path; "" when the path is not ASCII
+	base  []int32  // offset of the basename
+}
+
+// Prepare readies paths (not copied; do not modify them) for Rank.
+func Prepare(paths []string) *Candidates {
+	c := &Candidates{paths: paths, lower: make([]string, len(paths)), base: make([]int32, len(paths))}
+	for i, p := range paths {
+		c.base[i] = int32(strings.LastIndexByte(p, '/') + 1)
+		if isASCII(p) {
+			c.lower[i] = lowerASCII(p)
+		}
+	}
+	return c
+}
+
+// Len is the number of candidates.
+func (c *Candidates) Len() int { return len(c.paths) }
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return string(asciiLower(s))
+		}
+	}
+	return s
+}
+
+// Rank returns the best limit matches of query, best first.
+func (c *Candidates) Rank(query string, limit int) []Match {
+	if limit <= 0 {
+		return []Match{}
+	}
+	query = strings.TrimPrefix(strings.TrimSpace(query), "./")
+	if query == "" {
+		return firstPaths(c.paths, limit)
+	}
+	r := newRanker(query)
+	n := len(c.paths)
+	workers := 1
+	if n >= parallelRankMin {
+		workers = min(runtime.GOMAXPROCS(0), n/(parallelRankMin/2))
+	}
+	tops := make([][]scored, workers)
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, n)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			tops[w] = r.rankChunk(c, lo, hi, limit)
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	var all []scored
+	for _, t := range tops {
+		all = append(all, t...)
+	}
+	sort.Slice(all, func(i, j int) bool { return better(all[i], all[j]) })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	out := make([]Match, len(all))
+	for i, s := range all {
+		out[i] = Match{Path: s.path, Score: s.score, Positions: s.pos}
+	}
+	return out
+}
+
+func firstPaths(paths []string, limit int) []Match {
+	sorted := paths
+	if !sort.StringsAreSorted(paths) {
+		sorted = append([]string(nil), paths...)
+		sort.Strings(sorted)
+	}
+	n := min(limit, len(sorted))
+	out := make([]Match, n)
+	for i := range n {
+		out[i] = Match{Path: sorted[i], Positions: []int{}}
+	}
+	return out
+}
+
+type scored struct {
+	path  string
+	score int
+	pos   []int
+}
+
+// better is the total order of results: score, then shorter, then bytes.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if len(a.path) != len(b.path) {
+		return len(a.path) < len(b.path)
+	}
+	return a.path < b.path
+}
+
+// worstHeap keeps the best n seen so far, the worst of them on top.
+type worstHeap []scored
+
+func (h worstHeap) Len() int           { return len(h) }
+func (h worstHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h worstHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *worstHeap) Push(x any)        { *h = append(*h, x.(scored)) }
+func (h *worstHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+type ranker struct {
+	query string
+	q     []rune
+	lower string // the query ASCII-lowercased, when it is ASCII
+	ascii bool
+	slash bool
+	long  bool
+}
+
+func newRanker(query string) *ranker {
+	r := &ranker{query: query, q: []rune(query), ascii: isASCII(query), slash: strings.Contains(query, "/")}
+	r.long = len(r.q) > maxFuzzyRunes
+	if r.ascii {
+		r.lower = string(asciiLower(query))
+	}
+	return r
+}
+
+// subseqLower is the prefilter for an ASCII query on an ASCII path: the
+// lowercased query's bytes appear in order in the lowercased path.
+func subseqLower(q, s string) bool {
+	if len(q) > len(s) {
+		return false
+	}
+	k := 0
+	c := q[0]
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			k++
+			if k == len(q) {
+				return true
+			}
+			c = q[k]
+		}
+	}
+	return false
+}
+
+// subseq reports whether the query's characters appear in s in order,
+// case-folded the way fuzzy compares them: exactly fuzzy's match condition.
+func (r *ranker) subseq(s string) bool {
+	q, qi := r.q, 0
+	for i := 0; i < len(s) && qi < len(q); {
+		cr, size := rune(s[i]), 1
+		if cr >= utf8.RuneSelf {
+			cr, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if equalFold(cr, q[qi]) {
+			qi++
+		}
+		i += size
+	}
+	return qi == len(q)
+}
+
+// matches reports whether candidate i matches in its basename and/or at all.
+func (r *ranker) matches(c *Candidates, i int) (inBase, inPath bool) {
+	p, b := c.paths[i], int(c.base[i])
+	if lp := c.lower[i]; r.ascii && lp != "" {
+		if !subseqLower(r.lower, lp) {
+			return false, false
+		}
+		return !r.slash && subseqLower(r.lower, lp[b:]), true
+	}
+	if !r.subseq(p) {
+		return false, false
+	}
+	return !r.slash && r.subseq(p[b:]), true
+}
+
+// pathSource feeds fuzzy the basenames (or whole paths) of some candidates.
+type pathSource struct {
+	c    *Candidates
+	idx  []int
+	base bool
+}
+
+func (p pathSource) String(i int) string {
+	k := p.idx[i]
+	if p.base {
+		return p.c.paths[k][p.c.base[k]:]
+	}
+	return p.c.paths[k]
+}
+func (p pathSource) Len() int { return len(p.idx) }
+
+// rankChunk scores candidates lo..hi and keeps the best limit.
+func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
+	var inBase, inPath []int
+	for i := lo; i < hi; i++ {
+		b, p := r.matches(c, i)
+		switch {
+		case b:
+			inBase = append(inBase, i)
+		case p:
+			inPath = append(inPath, i)
+		}
+	}
+	h := make(worstHeap, 0, limit+1)
+	push := func(s scored) {
+		if len(h) < limit {
+			heap.Push(&h, s)
+		} else if better(s, h[0]) {
+			h[0] = s
+			heap.Fix(&h, 0)
+		}
+	}
+	for _, base := range []bool{true, false} {
+		src := pathSource{c: c, idx: inPath}
+		if base {
+			src = pathSource{c: c, idx: inBase, base: true}
+		}
+		if src.Len() == 0 {
+			continue
+		}
+		if !base && len(h) == limit && h[0].score >= tierBasename {
+			// limit matches inside file names already: a match that needs
+			// the folders cannot beat them.
+			break
+		}
+		for _, m := range fuzzy.FindFromNoSort(r.query, src) {
+			k := src.idx[m.Index]
+			p := c.paths[k]
+			off := 0
+			if base {
+				off = int(c.base[k])
+			}
+			pos := m.MatchedIndexes
+			for j := range pos {
+				pos[j] += off
+			}
+			score := m.Score
+			if r.long {
+				score = linearScore(p, pos, off)
+			}
+			run, runPos := r.runBonus(c, k, off)
+			if runPos != nil {
+				pos = runPos
+			}
+			score += run + caseBonus*r.exactCase(p, pos)
+			if base {
+				score += tierBasename
+			}
+			push(scored{path: p, score: score, pos: pos})
+		}
+	}
+	return h
+}
+
+// Bonuses for the query found as one consecutive run.
+const (
+	runBase       = 100 // plus runPerChar per query character
+	runPerChar    = 10
+	runStartBonus = 50 // the run starts the name (or a folder, for a path query)
+	runExactChar  = 5  // per character, when the run has the query's exact case
+)
+
+// runBonus looks for the query as one run in candidate k's text from off
+// (its basename, or the whole path): case-insensitively, preferring an
+// exact-case run, then one at the start of a name, then the leftmost. It
+// returns the bonus and the run's positions (nil when there is no run).
+func (r *ranker) runBonus(c *Candidates, k, off int) (int, []int) {
+	p := c.paths[k]
+	text := p[off:]
+	var cands []int // byte offsets in text where a run starts
+	if lp := c.lower[k]; r.ascii && lp != "" {
+		lt := lp[off:]
+		for from := 0; from <= len(lt)-len(r.lower); {
+			i := strings.Index(lt[from:], r.lower)
+			if i < 0 {
+				break
+			}
+			cands = append(cands, from+i)
+			from += i + 1
+		}
+	} else {
+		for i := 0; i < len(text); {
+			if end := foldPrefix(text[i:], r.q); end >= 0 {
+				cands = append(cands, i)
+			}
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+		}
+	}
+	if len(cands) == 0 {
+		return 0, nil
+	}
+	best, bestRank := -1, -1
+	for _, at := range cands {
+		rank := 0
+		if strings.HasPrefix(text[at:], r.query) {
+			rank += 2
+		}
+		if at == 0 || (r.slash && text[at-1] == '/') {
+			rank++
+		}
+		if rank > bestRank {
+			best, bestRank = at, rank
+		}
+	}
+	n := len(r.q)
+	bonus := runBase + runPerChar*n
+	if best == 0 || (r.slash && text[best-1] == '/') {
+		bonus += runStartBonus
+	}
+	if strings.HasPrefix(text[best:], r.query) {
+		bonus += runExactChar * n
+	}
+	pos := make([]int, 0, n)
+	for i := best; len(pos) < n; {
+		pos = append(pos, off+i)
+		_, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+	}
+	return bonus, pos
+}
+
+// foldPrefix reports the byte length of the prefix of s that equals q
+// case-insensitively (fuzzy's folding), or -1.
+func foldPrefix(s string, q []rune) int {
+	i := 0
+	for _, qr := range q {
+		if i >= len(s) {
+			return -1
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !equalFold(r, qr) {
+			return -1
+		}
+		i += size
+	}
+	return i
+}
+
+// exactCase counts matched characters whose case equals the query's.
+func (r *ranker) exactCase(p string, pos []int) int {
+	n := 0
+	for k, at := range pos {
+		if k >= len(r.q) || at >= len(p) {
+			break
+		}
+		c, _ := utf8.DecodeRuneInString(p[at:])
+		if c == r.q[k] {
+			n++
+		}
+	}
+	return n
+}
+
+// linearScore scores a long query's match without fuzzy's doubling run
+// bonus: each matched character counts, more after a separator or at the
+// start, more when it continues a run; unmatched characters cost one each.
+func linearScore(p string, pos []int, from int) int {
+	score := 0
+	for k, at := range pos {
+		score += 2
+		if at == from || isSeparator(p[at-1]) {
+			score += 10
+		}
+		if k > 0 && pos[k-1] == at-1 {
+			score += 8
+		}
+	}
+	return score - (len(p) - from - len(pos))
+}
+
+func isSeparator(c byte) bool {
+	return c == '/' || c == '-' || c == '_' || c == ' ' || c == '.' || c == '\\'
+}
+
+// equalFold is fuzzy's rune comparison (from strings.EqualFold).
+func equalFold(tr, sr rune) bool {
+	if tr == sr {
+		return true
+	}
+	if tr < sr {
+		tr, sr = sr, tr
+	}
+	if tr < utf8.RuneSelf {
+		return 'A' <= sr && sr <= 'Z' && tr == sr+'a'-'A'
+	}
+	r := unicode.SimpleFold(sr)
+	for r != sr && r < tr {
+		r = unicode.SimpleFold(r)
+	}
+	return r == tr
+}

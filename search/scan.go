@@ -1,0 +1,218 @@
+package search
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// Hit is one matching line.
+type Hit struct {
+	Line   int      // 1-based
+	Column int      // 1-based byte column of the first match
+	Text   string   // the line without its line ending, cut to MaxTextBytes on a UTF-8 boundary
+	Ranges [][2]int // every match in the line: byte offsets [start, end) into Text, clipped to it
+}
+
+// MaxTextBytes is how much of a line a hit carries.
+const MaxTextBytes = 500
+
+// Scan returns the first max matching lines of data, in line order.
+func (m *Matcher) Scan(data []byte, max int) []Hit {
+	var sc scanner
+	sc.m = m
+	return sc.scan(data, max, nil)
+}
+
+// scanner is one worker's scratch space for a Matcher.
+type scanner struct {
+	m   *Matcher
+	cur []litCursor
+}
+
+// scan appends to out the matching lines of data, stopping at max hits.
+//
+// The whole buffer is searched at once (memchr, or the regexp over the rest
+// of the file); only around a candidate is the line cut out, its number
+// counted (bytes.Count, vectorized) and its matches listed. Lines without a
+// candidate are never looked at one by one.
+func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
+	m := sc.m
+	if max <= 0 || len(data) == 0 {
+		return out
+	}
+	useLit, usePre := m.lit != nil, len(m.pre) > 0
+	if len(m.special) > 0 && containsAny(data, m.special) {
+		// A KELVIN SIGN or LONG S folds to k or s: only the regexp knows.
+		useLit, usePre = false, false
+	}
+	var lc litCursor
+	if useLit {
+		lc = m.lit.cursor()
+	}
+	if usePre {
+		sc.cur = sc.cur[:0]
+		for _, f := range m.pre {
+			sc.cur = append(sc.cur, f.cursor())
+		}
+	}
+	pos, lineNo, counted := 0, 1, 0
+	for pos < len(data) && len(out) < max {
+		var i int
+		switch {
+		case useLit:
+			i = lc.index(data, pos)
+		case usePre:
+			i = -1
+			for k := range sc.cur {
+				if j := sc.cur[k].index(data, pos); j >= 0 && (i < 0 || j < i) {
+					i = j
+				}
+			}
+		default:
+			loc := m.re.FindIndex(data[pos:])
+			if loc == nil {
+				i = -1
+			} else {
+				i = pos + loc[0]
+			}
+		}
+		if i < 0 {
+			break
+		}
+		if i == len(data) && data[len(data)-1] == '\n' {
+			break // the empty "line" after a final line break is not a line
+		}
+		ls := pos + bytes.LastIndexByte(data[pos:i], '\n') + 1
+		le := len(data)
+		if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
+			le = i + j
+		}
+		line := data[ls:le]
+		var ranges [][2]int
+		if useLit {
+			ranges = litRanges(m.lit, m.word, line)
+		} else {
+			ranges = reRanges(m, line)
+		}
+		if len(ranges) > 0 {
+			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
+			counted = ls
+			out = append(out, makeHit(lineNo, line, ranges))
+		}
+		pos = le + 1
+	}
+	return out
+}
+
+func containsAny(data []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(data, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// litRanges lists the non-overlapping occurrences of the literal in line
+// (with whole_word, those with a \b at both ends), leftmost first, exactly
+// as the regexp \b(?:literal)\b would.
+func litRanges(f *litFinder, word bool, line []byte) [][2]int {
+	var out [][2]int
+	n := len(f.needle)
+	c := f.cursor()
+	from := 0
+	for from+n <= len(line) {
+		i := c.index(line, from)
+		if i < 0 {
+			break
+		}
+		if word && !(boundary(line, i) && boundary(line, i+n)) {
+			from = i + 1
+			continue
+		}
+		out = append(out, [2]int{i, i + n})
+		from = i + n
+	}
+	return out
+}
+
+func reRanges(m *Matcher, line []byte) [][2]int {
+	locs := m.re.FindAllIndex(line, -1)
+	if len(locs) == 0 {
+		return nil
+	}
+	out := make([][2]int, len(locs))
+	for k, l := range locs {
+		out[k] = [2]int{l[0], l[1]}
+	}
+	return out
+}
+
+// makeHit builds a hit from a whole line (without "\n") and its matches.
+func makeHit(lineNo int, line []byte, ranges [][2]int) Hit {
+	col := ranges[0][0] + 1
+	text := line
+	if n := len(text); n > 0 && text[n-1] == '\r' {
+		text = text[:n-1]
+	}
+	if len(text) > MaxTextBytes {
+		text = cutUTF8(text, MaxTextBytes)
+	}
+	n := len(text)
+	kept := ranges[:0]
+	for _, r := range ranges {
+		if r[0] > n || (r[0] == n && r[1] > r[0]) {
+			continue // starts beyond the cut (or is the line ending)
+		}
+		r[1] = min(r[1], n)
+		kept = append(kept, r)
+	}
+	if kept == nil {
+		kept = [][2]int{}
+	}
+	if !utf8.Valid(text) {
+		return Hit{Line: lineNo, Column: col, Text: validText(text, kept), Ranges: kept}
+	}
+	return Hit{Line: lineNo, Column: col, Text: string(text), Ranges: kept}
+}
+
+// validText replaces each byte that is not UTF-8 with U+FFFD, as JSON
+// encoding would, and moves the ranges so they still point at the same
+// characters of the returned text.
+func validText(text []byte, ranges [][2]int) string {
+	var b []byte
+	shift := make([]int, len(text)+1) // new offset of each old offset
+	for i := 0; i < len(text); {
+		shift[i] = len(b)
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, text[i:i+size]...)
+		}
+		for k := 1; k < size; k++ {
+			shift[i+k] = len(b) // inside a character: not a range end
+		}
+		i += size
+	}
+	shift[len(text)] = len(b)
+	for k := range ranges {
+		ranges[k] = [2]int{shift[ranges[k][0]], shift[ranges[k][1]]}
+	}
+	return string(b)
+}
+
+// cutUTF8 cuts b to at most n bytes without splitting a UTF-8 sequence.
+func cutUTF8(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	cut := n
+	for k := 0; k < utf8.UTFMax && cut > 0 && !utf8.RuneStart(b[cut]); k++ {
+		cut--
+	}
+	if !utf8.RuneStart(b[cut]) {
+		cut = n // not UTF-8 here anyway: cut at the byte limit
+	}
+	return b[:cut]
+}
