@@ -1,0 +1,232 @@
+package editor
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/editord/editord/diff"
+	"github.com/editord/editord/gitops"
+	"github.com/editord/editord/shell"
+)
+
+// The read side of the git overlay: status, hunks and show. Each call opens
+// the repository holding the root (the root may be a subfolder of it) and
+// maps paths between the root-relative form of the contract and git's
+// repository-relative form.
+
+// openWorld marks the one function that talks to other machines.
+var openWorld = Annotations{Destructive: true, OpenWorld: true}
+
+type GitStatusRequest struct{}
+
+type GitStatusEntry struct {
+	Path        string  `json:"path" desc:"Root-relative path (stored form). A nested repository is listed once with a trailing slash (vendor/lib/)."`
+	Index       string  `json:"index" enum:"modified,added,deleted,renamed,copied,typechange,untracked,ignored,conflicted,unchanged" desc:"Change between HEAD and the index (what a commit would record): git status's first letter, as a word."`
+	Worktree    string  `json:"worktree" enum:"modified,added,deleted,renamed,copied,typechange,untracked,ignored,conflicted,unchanged" desc:"Change between the index and the working file (not yet staged): git status's second letter, as a word."`
+	Staged      bool    `json:"staged" desc:"True when the index side changed (index is not unchanged or untracked)."`
+	RenamedFrom *string `json:"renamed_from,omitempty" desc:"For a staged rename (index renamed): the old path, root-relative."`
+}
+
+type GitStatusResponse struct {
+	Branch   *string          `json:"branch" desc:"Current branch (main); null on a detached HEAD."`
+	Upstream *string          `json:"upstream" desc:"The branch's upstream as git shows it (origin/main); null when none is configured."`
+	Ahead    int              `json:"ahead" desc:"Commits on the branch that the upstream lacks (0 without an upstream)."`
+	Behind   int              `json:"behind" desc:"Commits on the upstream that the branch lacks, as of the last fetch (0 without an upstream)."`
+	Clean    bool             `json:"clean" desc:"True when nothing but ignored files differs from HEAD: no staged, unstaged or untracked change."`
+	Entries  []GitStatusEntry `json:"entries" desc:"One row per changed path, like git status --porcelain=v2 --untracked-files=all: tracked changes sorted by path, then untracked files sorted by path. Ignored files are not listed."`
+}
+
+type GitHunksRequest struct {
+	Path         string `json:"path" desc:"File to compare, root-relative (src/main.go) or absolute inside the jail."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream" desc:"What to compare: worktree = staged version -> working file (git diff, the unstaged change); index = HEAD -> staged version (git diff --cached); head = HEAD -> working file (git diff HEAD, everything not committed); upstream = the upstream's commit -> working file."`
+	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk. 0 (the default) gives ranges exact for an editor gutter."`
+}
+
+type GitHunksResponse struct {
+	Path      string      `json:"path" desc:"The file, root-relative."`
+	Against   string      `json:"against" desc:"What was compared, as requested."`
+	Hunks     []diff.Hunk `json:"hunks" desc:"One entry per changed region: 1-based old_start/old_lines and new_start/new_lines (a side with 0 lines starts at the line before it, as in git), with per-hunk added/removed counts."`
+	Added     int         `json:"added" desc:"Lines added in total."`
+	Removed   int         `json:"removed" desc:"Lines removed in total."`
+	Untracked bool        `json:"untracked" desc:"True when git does not track the file: hunks is empty, the whole file is new."`
+	Patch     string      `json:"patch" desc:"The unified diff (--- a/<path> / +++ b/<path>), accepted by git apply. Empty when there is no change."`
+}
+
+type GitShowRequest struct {
+	Path string `json:"path" desc:"File to show, root-relative (src/main.go) or absolute inside the jail."`
+	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision: HEAD (default), HEAD~2, main^, a branch, a tag, a full or short commit SHA, @{upstream}, or \":\" for the staged (index) version."`
+}
+
+type GitShowResponse struct {
+	Path    string `json:"path" desc:"The file, root-relative."`
+	Rev     string `json:"rev" desc:"The revision, echoed as given."`
+	Content string `json:"content" desc:"The file's content at that revision, byte for byte (a symlink's target text). Empty when exists is false."`
+	Exists  bool   `json:"exists" desc:"False when the path does not exist at that revision (a file added since, or HEAD of a repository with no commit yet)."`
+}
+
+func init() {
+	define("editor::git::status",
+		"Git status of the repository holding the workspace (the root may be a subfolder of it): branch, upstream, ahead/behind, "+
+			"and one row per changed path with the staged (index) and unstaged (worktree) change as words, renames included. "+
+			"As fast as git status, so call it whenever you need the overlay. Outside a repository it fails with not_a_repository. "+
+			`Example: {} -> {"branch": "main", "clean": false, "entries": [{"path": "src/a.go", "index": "unchanged", "worktree": "modified", "staged": false}]}.`,
+		readOnly, (*Service).GitStatus)
+	define("editor::git::hunks",
+		"Changed line ranges of one file against the staged version, HEAD or the upstream, for an editor gutter or a review. "+
+			"context_lines defaults to 0, which gives exact ranges; the unified patch comes along. An untracked file gives untracked: true and no hunks. "+
+			"Sides over max_diff_bytes (2,000,000) are too_large, binary files binary. "+
+			`Example: {"path": "src/main.go", "against": "head"}.`,
+		readOnly, (*Service).GitHunks)
+	define("editor::git::show",
+		"Content of a file at a revision git accepts (HEAD by default, HEAD~2, a branch, a tag, a SHA, or \":\" for the staged version), "+
+			"to compare with or restore from. exists: false when the file is absent at that revision; an unknown revision is invalid_argument. "+
+			`Example: {"path": "README.md", "rev": "HEAD~1"}.`,
+		readOnly, (*Service).GitShow)
+}
+
+// gitRepo opens the repository holding the active root.
+func (s *Service) gitRepo() (root string, r *gitops.Repo, err error) {
+	root, err = s.root()
+	if err != nil {
+		return "", nil, err
+	}
+	r, err = gitops.Open(s.jail, root)
+	if err != nil {
+		return "", nil, err
+	}
+	return root, r, nil
+}
+
+// gitPath maps a request path to the repository's form, refusing deny-glob
+// matches and paths outside the repository.
+func (s *Service) gitPath(root string, r *gitops.Repo, p, field string) (loc, string, error) {
+	l, err := locateRequired(root, p, field)
+	if err != nil {
+		return loc{}, "", err
+	}
+	if !s.jail.Contains(l.abs) {
+		return loc{}, "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
+	}
+	if s.jail.Denied(l.abs, false) {
+		return loc{}, "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; git functions leave it alone", display(l.stored))
+	}
+	rel, err := r.Rel(l.abs)
+	if err != nil {
+		return loc{}, "", err
+	}
+	if rel == "" {
+		return loc{}, "", shell.Errorf(shell.CodeIsADirectory, l.stored, "%s is the top of the repository; pass a file path", display(l.stored))
+	}
+	return l, rel, nil
+}
+
+// fromRepo maps a repository path to the stored form.
+func fromRepo(root string, r *gitops.Repo, rel string) string {
+	dir := strings.HasSuffix(rel, "/")
+	out := stored(root, r.Abs(strings.TrimSuffix(rel, "/")))
+	if dir {
+		out += "/"
+	}
+	return out
+}
+
+func (s *Service) GitStatus(ctx context.Context, req *GitStatusRequest) (*GitStatusResponse, error) {
+	root, r, err := s.gitRepo()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	st, err := r.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &GitStatusResponse{Ahead: st.Ahead, Behind: st.Behind, Clean: st.Clean(), Entries: make([]GitStatusEntry, 0, len(st.Entries))}
+	if st.Branch != "" {
+		b := st.Branch
+		out.Branch = &b
+	}
+	if st.Upstream != "" {
+		u := st.Upstream
+		out.Upstream = &u
+	}
+	for _, e := range st.Entries {
+		row := GitStatusEntry{Path: fromRepo(root, r, e.Path), Index: gitops.Word(e.X), Worktree: gitops.Word(e.Y)}
+		row.Staged = e.X != '.' && e.X != '?' && e.X != '!'
+		if e.From != "" {
+			from := fromRepo(root, r, e.From)
+			row.RenamedFrom = &from
+		}
+		out.Entries = append(out.Entries, row)
+	}
+	return out, nil
+}
+
+func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunksResponse, error) {
+	ctxLines := 0
+	if req.ContextLines != nil {
+		if *req.ContextLines < 0 {
+			return nil, invalid("context_lines must be 0 or more, not %d", *req.ContextLines)
+		}
+		ctxLines = *req.ContextLines
+	}
+	switch req.Against {
+	case gitops.AgainstWorktree, gitops.AgainstIndex, gitops.AgainstHead, gitops.AgainstUpstream:
+	default:
+		return nil, invalid("against must be worktree, index, head or upstream, not %q", req.Against)
+	}
+	root, r, err := s.gitRepo()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	l, rel, err := s.gitPath(root, r, req.Path, "path")
+	if err != nil {
+		return nil, err
+	}
+	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}}
+	before, after, untracked, err := r.HunkSides(req.Against, rel, int64(s.cfg.Limits.MaxDiffBytes))
+	if err != nil {
+		return nil, err
+	}
+	if untracked {
+		out.Untracked = true
+		return out, nil
+	}
+	if !utf8.Valid(before.Data) || !utf8.Valid(after.Data) {
+		return nil, binaryError(l, "is not valid UTF-8 on one side of the comparison")
+	}
+	d := diff.Unified(string(before.Data), string(after.Data), diff.Options{
+		Path: diffPath(l), Context: ctxLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		OldMissing: !before.Exists, NewMissing: !after.Exists,
+	})
+	if d.Truncated {
+		return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_diff_bytes (%d) on one side; no diff was computed", display(l.stored), s.cfg.Limits.MaxDiffBytes)
+	}
+	out.Hunks, out.Added, out.Removed, out.Patch = d.Hunks, d.Added, d.Removed, d.Patch
+	return out, nil
+}
+
+func (s *Service) GitShow(ctx context.Context, req *GitShowRequest) (*GitShowResponse, error) {
+	root, r, err := s.gitRepo()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	l, rel, err := s.gitPath(root, r, req.Path, "path")
+	if err != nil {
+		return nil, err
+	}
+	rev := req.Rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	data, exists, err := r.Show(rev, rel, s.cfg.Limits.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if !utf8.Valid(data) {
+		return nil, binaryError(l, "is not valid UTF-8 at "+rev)
+	}
+	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists}, nil
+}

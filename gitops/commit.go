@@ -1,0 +1,425 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/editord/editord/diff"
+	"github.com/editord/editord/shell"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// CommitOptions selects what a commit records.
+type CommitOptions struct {
+	Message string
+	// StageAll stages every change first, as `git add -A`: modifications,
+	// deletions and untracked files that .gitignore does not exclude.
+	StageAll bool
+	// Paths, when set, commits exactly these files and folders as they are
+	// in the worktree (untracked ones included), like `git commit -- paths`:
+	// other staged changes stay staged and out of the commit. StageAll is
+	// then ignored.
+	Paths []string
+}
+
+// CommitResult is the outcome of Commit.
+type CommitResult struct {
+	Committed bool
+	SHA       string
+	Summary   string
+}
+
+// maxStageBytes bounds a file read whole to be stored as a blob.
+const maxStageBytes = 256 << 20
+
+// Commit records a commit on the current branch (or detached HEAD).
+// Nothing to commit is Committed false with a summary, not an error.
+func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, error) {
+	msg := cleanMessage(opt.Message)
+	if msg == "" {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "the commit message is empty; pass a message that says what the change does")
+	}
+	if _, err := r.gfs.Stat("MERGE_HEAD"); err == nil {
+		return nil, shell.Errorf(shell.CodeGitFailed, r.top, "a merge is in progress in %s; finish it with git (git commit) or abort it (git merge --abort)", r.top)
+	}
+	h, err := r.head()
+	if err != nil {
+		return nil, err
+	}
+	lk, err := r.lockIndex()
+	if err != nil {
+		return nil, err
+	}
+	defer lk.rollback()
+	idx := lk.idx
+	if conf := idx.conflicted(); len(conf) > 0 {
+		return nil, shell.Errorf(shell.CodeGitFailed, r.Abs(conf[0]), "%s is in conflict; resolve it and stage it with git before committing", conf[0])
+	}
+	var headTree plumbing.Hash
+	if !h.unborn() {
+		c, err := r.readCommit(h.hash)
+		if err != nil {
+			return nil, err
+		}
+		headTree = c.tree
+	}
+
+	// commitIdx is what the commit records; idx what the index holds after.
+	var commitIdx *Index
+	switch {
+	case len(opt.Paths) > 0:
+		commitIdx, err = r.stagePaths(idx, headTree, opt.Paths)
+	case opt.StageAll:
+		err = r.stageAll(idx)
+		commitIdx = idx
+	default:
+		commitIdx = idx
+	}
+	if err != nil {
+		return nil, err
+	}
+	tree := buildIndexTree(commitIdx, true)
+	if tree.hash == headTree || (h.unborn() && len(tree.ents) == 0) {
+		return &CommitResult{Summary: r.nothingToCommit(ctx, h, opt)}, nil
+	}
+	author, err := r.identity("author")
+	if err != nil {
+		return nil, err
+	}
+	committer, err := r.identity("committer")
+	if err != nil {
+		return nil, err
+	}
+	if err := r.writeTrees(tree); err != nil {
+		return nil, err
+	}
+	var parents []plumbing.Hash
+	if !h.unborn() {
+		parents = append(parents, h.hash)
+	}
+	sha, err := r.writeCommit(tree.hash, parents, author, committer, msg)
+	if err != nil {
+		return nil, err
+	}
+	files, added, removed := r.changeCounts(headTree, commitIdx)
+	// The index first (still under its lock), then the branch: a crash in
+	// between leaves the new content staged, never a commit the index
+	// does not match.
+	if err := lk.write(idx); err != nil {
+		return nil, err
+	}
+	reflog := "commit: " + subject(msg)
+	if h.unborn() {
+		reflog = "commit (initial): " + subject(msg)
+	}
+	if err := r.moveHead(h, sha, committer, reflog); err != nil {
+		return nil, err
+	}
+	where := h.shortBranch()
+	if where == "" {
+		where = "detached HEAD"
+	}
+	if h.unborn() {
+		where += " (root-commit)"
+	}
+	summary := fmt.Sprintf("[%s %s] %s\n %d file%s changed, %d insertion%s(+), %d deletion%s(-)",
+		where, sha.String()[:7], subject(msg), files, plural(files), added, plural(added), removed, plural(removed))
+	return &CommitResult{Committed: true, SHA: sha.String(), Summary: summary}, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// writeCommit stores a commit object.
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, author, committer Identity, msg string) (plumbing.Hash, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tree %s\n", tree)
+	for _, p := range parents {
+		fmt.Fprintf(&b, "parent %s\n", p)
+	}
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n%s", author, committer, msg)
+	return r.writeObject(plumbing.CommitObject, []byte(b.String()))
+}
+
+// cleanMessage is git's "whitespace" cleanup of a -m message: trailing
+// spaces and leading/trailing blank lines go, runs of blank lines become
+// one, and the message ends with a newline.
+func cleanMessage(m string) string {
+	lines := strings.Split(strings.ReplaceAll(m, "\r\n", "\n"), "\n")
+	var out []string
+	blank := false
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\r\v\f")
+		if l == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// nothingToCommit words git's message for an empty commit.
+func (r *Repo) nothingToCommit(ctx context.Context, h head, opt CommitOptions) string {
+	st, err := r.Status(ctx)
+	if err != nil || st.Clean() {
+		return "nothing to commit, working tree clean"
+	}
+	untracked := 0
+	for _, e := range st.Entries {
+		if e.X == codeUntracked {
+			untracked++
+		}
+	}
+	switch {
+	case len(opt.Paths) > 0:
+		return "nothing to commit: the paths given have no changes"
+	case untracked == len(st.Entries):
+		return "nothing added to commit but untracked files present (commit with stage_all: true to add them)"
+	}
+	return "no changes added to commit (commit with stage_all: true, or pass paths, to include unstaged changes)"
+}
+
+// stageFile brings the index entry of path in line with the worktree: it
+// is added or updated (its blob written) or, when the file is gone,
+// removed. Deny-glob matches are never staged.
+func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
+	if r.denied(path) {
+		return nil
+	}
+	fi, err := r.wfs.Lstat(path)
+	pos := idx.pos(path)
+	if err != nil || fi.IsDir() {
+		if pos >= 0 && idx.Entries[pos].Mode != modeGitlink {
+			idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
+		}
+		return nil
+	}
+	st := shell.StatOf(fi)
+	var data []byte
+	var mode uint32
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := r.wfs.Readlink(path)
+		if err != nil {
+			return shell.AsError(err, r.Abs(path))
+		}
+		data, mode = []byte(t), modeSymlink
+	case fi.Mode().IsRegular():
+		if fi.Size() > maxStageBytes {
+			return shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes; editord stages files up to %d bytes, use git for larger ones", path, fi.Size(), maxStageBytes)
+		}
+		f, err := r.wfs.Open(path)
+		if err != nil {
+			return shell.AsError(err, r.Abs(path))
+		}
+		data, err = io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return shell.AsError(err, r.Abs(path))
+		}
+		mode = modeRegular
+		if fi.Mode()&0o100 != 0 {
+			mode = modeExecutable
+		}
+		if !fileMode && pos >= 0 && isRegular(normalMode(idx.Entries[pos].Mode)) {
+			mode = normalMode(idx.Entries[pos].Mode)
+		}
+	default:
+		return nil // sockets, pipes: git does not track them either
+	}
+	h, err := r.writeObject(plumbing.BlobObject, data)
+	if err != nil {
+		return err
+	}
+	e := IndexEntry{Mode: mode, Hash: h, Path: path}
+	e.setStat(st)
+	if pos >= 0 {
+		idx.Entries[pos] = e
+	} else {
+		idx.Entries = append(idx.Entries, e)
+		sortEntries(idx.Entries)
+	}
+	// A folder that held tracked files and is now this file's parent path,
+	// or files under a path that is now a file, would make a broken tree.
+	removeUnder(idx, path)
+	return nil
+}
+
+// removeUnder drops entries under path/ (a folder replaced by a file).
+func removeUnder(idx *Index, path string) {
+	p := path + "/"
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !strings.HasPrefix(e.Path, p) {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+}
+
+// stageAll is `git add -A` over the whole repository.
+func (r *Repo) stageAll(idx *Index) error {
+	wt, err := r.scanWorktree(idx)
+	if err != nil {
+		return err
+	}
+	fileMode := r.cfg.boolean("core", "", "filemode", true)
+	var paths []string
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if e.Stage() == 0 && wt.codes[i] != codeUnchanged && !e.skipWorktree() {
+			paths = append(paths, e.Path)
+		}
+	}
+	for _, p := range wt.untracked {
+		if !strings.HasSuffix(p, "/") { // nested repositories are left alone
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range paths {
+		if err := r.stageFile(idx, p, fileMode); err != nil {
+			return err
+		}
+	}
+	for i := range idx.Entries {
+		idx.Entries[i].XFlags &^= xflagIntentToAdd
+	}
+	sortEntries(idx.Entries)
+	return nil
+}
+
+// stagePaths stages the named paths in idx and returns the index to commit:
+// HEAD's state with only those paths taken from the worktree.
+func (r *Repo) stagePaths(idx *Index, headTree plumbing.Hash, paths []string) (*Index, error) {
+	wt, err := r.scanWorktree(idx)
+	if err != nil {
+		return nil, err
+	}
+	headFiles, err := r.treeFiles(headTree)
+	if err != nil {
+		return nil, err
+	}
+	under := func(p, sel string) bool { return sel == "" || p == sel || strings.HasPrefix(p, sel+"/") }
+	selected := func(p string) bool {
+		for _, s := range paths {
+			if under(p, s) {
+				return true
+			}
+		}
+		return false
+	}
+	// Every path the selection covers: tracked, in HEAD, or untracked.
+	set := map[string]bool{}
+	for _, sel := range paths {
+		matched := false
+		for i := range idx.Entries {
+			if under(idx.Entries[i].Path, sel) {
+				set[idx.Entries[i].Path], matched = true, true
+			}
+		}
+		for p := range headFiles {
+			if under(p, sel) {
+				set[p], matched = true, true
+			}
+		}
+		for _, p := range wt.untracked {
+			if !strings.HasSuffix(p, "/") && under(p, sel) {
+				set[p], matched = true, true
+			}
+		}
+		if !matched {
+			return nil, shell.Errorf(shell.CodeNotFound, r.Abs(sel), "%s matches no file git tracks or could add (it may be missing or ignored by .gitignore)", sel)
+		}
+	}
+	list := make([]string, 0, len(set))
+	for p := range set {
+		list = append(list, p)
+	}
+	sort.Strings(list)
+	fileMode := r.cfg.boolean("core", "", "filemode", true)
+	for _, p := range list {
+		if err := r.stageFile(idx, p, fileMode); err != nil {
+			return nil, err
+		}
+	}
+	// The commit: HEAD, plus the selected paths as the index now has them.
+	commit := &Index{Version: idx.Version}
+	for p, e := range headFiles {
+		if !selected(p) {
+			commit.Entries = append(commit.Entries, IndexEntry{Mode: e.mode, Hash: e.hash, Path: p})
+		}
+	}
+	for _, e := range idx.Entries {
+		if e.Stage() == 0 && selected(e.Path) {
+			e.XFlags &^= xflagIntentToAdd
+			commit.Entries = append(commit.Entries, e)
+		}
+	}
+	sortEntries(commit.Entries)
+	return commit, nil
+}
+
+// changeCounts sums files, inserted and deleted lines between HEAD and the
+// committed index, as git's commit summary does (binary files count as
+// changed with no lines).
+func (r *Repo) changeCounts(headTree plumbing.Hash, commitIdx *Index) (files, added, removed int) {
+	changes, err := r.stagedChanges(commitIdx, headTree)
+	if err != nil {
+		return 0, 0, 0
+	}
+	for _, c := range changes {
+		files++
+		var before, after []byte
+		if !c.headHash.IsZero() && isRegular(c.headMode) {
+			if n, err := r.blobSize(c.headHash); err == nil && n < 1<<20 {
+				before, _ = r.readBlob(c.headHash)
+			}
+		}
+		if c.pos >= 0 {
+			e := &commitIdx.Entries[c.pos]
+			if isRegular(normalMode(e.Mode)) {
+				if n, err := r.blobSize(e.Hash); err == nil && n < 1<<20 {
+					after, _ = r.readBlob(e.Hash)
+				}
+			}
+		}
+		if c.x == codeRenamed && c.from != "" {
+			// the source's lines were counted with it; count the edit only
+			if src, ok := r.lookupHeadBlob(headTree, c.from); ok {
+				before = src
+			}
+		}
+		if shell.IsBinary(before) || shell.IsBinary(after) {
+			continue
+		}
+		a, d := diff.Counts(string(before), string(after))
+		added += a
+		removed += d
+	}
+	return files, added, removed
+}
+
+func (r *Repo) lookupHeadBlob(tree plumbing.Hash, p string) ([]byte, bool) {
+	te, ok, err := r.lookupPath(tree, p)
+	if err != nil || !ok || te.isDir() {
+		return nil, false
+	}
+	data, err := r.readBlob(te.hash)
+	return data, err == nil
+}

@@ -1,0 +1,107 @@
+package gitops
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/editord/editord/shell"
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// gitConfig is git's layered configuration: system, global, then the
+// repository's own file, later layers winning, as `git config` reads it.
+type gitConfig struct {
+	layers []*format.Config // lowest priority first
+}
+
+func parseConfig(data []byte) *format.Config {
+	c := format.New()
+	if err := format.NewDecoder(bytes.NewReader(data)).Decode(c); err != nil {
+		return format.New() // git would refuse a broken file; we read what we can
+	}
+	return c
+}
+
+// loadConfig reads the user's files through shell and the repository's
+// file (local, inside the jail) from data.
+func loadConfig(local []byte) *gitConfig {
+	g := &gitConfig{}
+	for _, f := range shell.GitUserConfig() {
+		g.layers = append(g.layers, parseConfig(f.Data))
+	}
+	g.layers = append(g.layers, parseConfig(local))
+	return g
+}
+
+// get returns the value of section[.subsection].key from the highest
+// layer that sets it.
+func (g *gitConfig) get(section, subsection, key string) (string, bool) {
+	for i := len(g.layers) - 1; i >= 0; i-- {
+		c := g.layers[i]
+		for _, s := range c.Sections {
+			if !s.IsName(section) {
+				continue
+			}
+			opts := s.Options
+			if subsection != "" {
+				opts = nil
+				for _, ss := range s.Subsections {
+					if ss.IsName(subsection) {
+						opts = append(opts, ss.Options...)
+					}
+				}
+			}
+			for j := len(opts) - 1; j >= 0; j-- {
+				if opts[j].IsKey(key) {
+					return opts[j].Value, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func (g *gitConfig) str(section, subsection, key string) string {
+	v, _ := g.get(section, subsection, key)
+	return v
+}
+
+// boolean reads a git boolean (true/yes/on/1, false/no/off/0; a key with
+// no value is true).
+func (g *gitConfig) boolean(section, subsection, key string, def bool) bool {
+	v, ok := g.get(section, subsection, key)
+	if !ok {
+		return def
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "true", "yes", "on", "1":
+		return true
+	case "false", "no", "off", "0":
+		return false
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return n != 0
+	}
+	return def
+}
+
+func (g *gitConfig) integer(section, subsection, key string, def int) int {
+	v, ok := g.get(section, subsection, key)
+	if !ok {
+		return def
+	}
+	v = strings.TrimSpace(strings.ToLower(v))
+	mult := 1
+	switch {
+	case strings.HasSuffix(v, "k"):
+		mult, v = 1024, v[:len(v)-1]
+	case strings.HasSuffix(v, "m"):
+		mult, v = 1024*1024, v[:len(v)-1]
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return def
+	}
+	return n * mult
+}

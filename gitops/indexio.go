@@ -1,0 +1,162 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/editord/editord/shell"
+)
+
+// readIndex reads .git/index; a repository without one has an empty index.
+func (r *Repo) readIndex() (*Index, error) {
+	f, err := r.gfs.Open("index")
+	if err != nil {
+		if isNotExist(err) {
+			return &Index{Version: 2}, nil
+		}
+		return nil, gitErr(r.top, "read the index", err)
+	}
+	defer f.Close()
+	fi, err := r.gfs.Stat("index")
+	if err != nil {
+		return nil, gitErr(r.top, "read the index", err)
+	}
+	// Read at the size it had (one read, no regrowing); a file replaced
+	// meanwhile is caught by the checksum.
+	data := make([]byte, 0, fi.Size()+512)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, gitErr(r.top, "read the index", err)
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	idx, err := parseIndex(data)
+	if err != nil {
+		return nil, gitErr(r.top, "read the index", err)
+	}
+	st := shell.StatOf(fi)
+	idx.MtimeSec, idx.MtimeNsec = st.MtimeSec, st.MtimeNsec
+	return idx, nil
+}
+
+func readCapped(r io.Reader, n int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, n))
+}
+
+// lockFile is git's lock protocol: "<name>.lock" is created exclusively,
+// the new content written to it, and it is renamed over name to commit.
+// While it exists, git (and every other editord) refuses to change name.
+type lockFile struct {
+	r    *Repo
+	name string
+	f    billyFile
+	done bool
+}
+
+type billyFile interface {
+	io.Writer
+	io.Closer
+}
+
+// lock takes name.lock in the git folder.
+func (r *Repo) lock(name string) (*lockFile, error) {
+	f, err := r.gfs.OpenFile(name+".lock", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, &shell.Error{Code: shell.CodeGitFailed, Path: r.gitDir, Err: err,
+				Message: fmt.Sprintf("%s/%s.lock exists: another git process is working in this repository (or one crashed); wait and retry, or remove the lock file if no git is running", r.gitDir, name)}
+		}
+		return nil, gitErr(r.top, "lock "+name, err)
+	}
+	return &lockFile{r: r, name: name, f: f}, nil
+}
+
+// commit writes data and renames the lock over the file.
+func (l *lockFile) commit(data []byte) error {
+	if l.done {
+		return errors.New("lock already released")
+	}
+	l.done = true
+	_, err := l.f.Write(data)
+	if s, ok := l.f.(interface{ Sync() error }); ok && err == nil {
+		err = s.Sync()
+	}
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = l.r.gfs.Rename(l.name+".lock", l.name)
+	}
+	if err != nil {
+		l.r.gfs.Remove(l.name + ".lock")
+		return gitErr(l.r.top, "write "+l.name, err)
+	}
+	return nil
+}
+
+// rollback drops the lock without changing the file. Safe after commit.
+func (l *lockFile) rollback() {
+	if l.done {
+		return
+	}
+	l.done = true
+	l.f.Close()
+	l.r.gfs.Remove(l.name + ".lock")
+}
+
+// indexLock holds index.lock for a read-modify-write of the index.
+type indexLock struct {
+	*lockFile
+	idx *Index
+}
+
+// lockIndex takes index.lock and reads the index under it.
+func (r *Repo) lockIndex() (*indexLock, error) {
+	l, err := r.lock("index")
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.readIndex()
+	if err != nil {
+		l.rollback()
+		return nil, err
+	}
+	return &indexLock{lockFile: l, idx: idx}, nil
+}
+
+// write commits idx as the new index. Entries whose file changed within the
+// last second are written racily-clean (size 0), as git does, so no reader
+// trusts their stat data.
+//
+// When the index hashes to a tree the object store holds (after a commit,
+// a stash, a pull), git's cache-tree extension is written too, as git
+// itself does, so that the next status need not hash the index again.
+func (l *indexLock) write(idx *Index) error {
+	sortEntries(idx.Entries)
+	var ext []byte
+	plain := true
+	for i := range idx.Entries {
+		if idx.Entries[i].Stage() != 0 || idx.Entries[i].intentToAdd() {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		if tree := buildIndexTree(idx, false); l.r.st.HasEncodedObject(tree.hash) == nil {
+			ext = cacheTreeExt(tree)
+		}
+	}
+	racy := time.Now().Add(-time.Second)
+	return l.commit(idx.encode(racy.Unix(), int64(racy.Nanosecond()), ext))
+}

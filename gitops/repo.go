@@ -1,0 +1,290 @@
+// Package gitops is editord's git: status, hunks, show, commit, sync, stash
+// and undo-commit on go-git, with the repository opened through shell's
+// jailed filesystem. It runs no git subprocess for anything go-git can do;
+// the one exception is asking git's credential helper for an https
+// password (through shell's exec).
+//
+// Paths in and out are repository-relative and "/"-separated; the editor
+// maps them to and from its root-relative form (the root may be a subfolder
+// of the repository).
+//
+// What git writes, gitops reads, and the other way round: the index is
+// read and written in git's own format (with stat data, so git does not see
+// every file as modified afterwards), refs are updated with git's .lock
+// protocol, and reflogs are appended, so that `git status`, `git log`,
+// `git fsck` and `git stash list` agree with what editord did.
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/editord/editord/shell"
+	"github.com/go-git/go-billy/v5"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// Repo is one open repository. It is not safe for concurrent use; open one
+// per call (opening is cheap: nothing is read until it is needed).
+type Repo struct {
+	jail    *shell.Jail
+	top     string           // absolute worktree folder
+	gitDir  string           // absolute .git folder (per worktree)
+	gfs     billy.Filesystem // .git as go-git sees it (commondir aware)
+	wfs     *shell.BillyFS   // the worktree
+	closers []io.Closer
+	st      *filesystem.Storage
+	cfg     *gitConfig
+	repo    *git.Repository // go-git's view, made on first use
+}
+
+// ErrNotRepository is wrapped by the not_a_repository error Open returns.
+var ErrNotRepository = errors.New("not a git repository")
+
+// Open finds the repository holding root (root itself or a parent, inside
+// the jail) and opens it. Outside a repository it fails with
+// not_a_repository.
+func Open(j *shell.Jail, root string) (*Repo, error) {
+	top, gitDir, err := discover(j, root)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{jail: j, top: top, gitDir: gitDir}
+	ok := false
+	defer func() {
+		if !ok {
+			r.Close()
+		}
+	}()
+	gfs, err := j.GitFS(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, gfs)
+	r.gfs = gfs
+	if data, err := readAll(gfs, "commondir"); err == nil {
+		common := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		cfs, err := j.GitFS(filepath.Clean(common))
+		if err != nil {
+			return nil, notRepo(root, fmt.Sprintf("its common git folder %s cannot be opened inside the jail: %v", common, err))
+		}
+		r.closers = append(r.closers, cfs)
+		r.gfs = dotgit.NewRepositoryFilesystem(gfs, cfs)
+	}
+	wfs, err := j.GitFS(top)
+	if err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, wfs)
+	r.wfs = wfs
+	local, _ := readAll(r.gfs, "config")
+	r.cfg = loadConfig(local)
+	if f := r.cfg.str("extensions", "", "objectformat"); f != "" && !strings.EqualFold(f, "sha1") {
+		return nil, shell.Errorf(shell.CodeGitFailed, top, "the repository at %s uses %s object names, which editord does not support yet; use git directly", top, f)
+	}
+	r.st = filesystem.NewStorageWithOptions(r.gfs, cache.NewObjectLRU(32*cache.MiByte), filesystem.Options{KeepDescriptors: true})
+	r.closers = append(r.closers, r.st)
+	ok = true
+	return r, nil
+}
+
+// discover walks up from root to the folder holding .git, staying inside
+// the jail.
+func discover(j *shell.Jail, root string) (top, gitDir string, err error) {
+	dir := filepath.Clean(root)
+	for {
+		dotgit := filepath.Join(dir, ".git")
+		if in, err := j.Lstat(dotgit); err == nil {
+			switch in.Kind {
+			case shell.KindDir:
+				if _, err := j.Lstat(filepath.Join(dotgit, "HEAD")); err == nil {
+					return dir, dotgit, nil
+				}
+			case shell.KindFile:
+				res, err := j.ReadFile(dotgit, 4096)
+				if err == nil {
+					line := strings.TrimSpace(string(res.Data))
+					if target, ok := strings.CutPrefix(line, "gitdir:"); ok {
+						target = strings.TrimSpace(target)
+						if !filepath.IsAbs(target) {
+							target = filepath.Join(dir, target)
+						}
+						target = filepath.Clean(target)
+						if !j.Contains(target) {
+							return "", "", notRepo(root, fmt.Sprintf("%s points at the git folder %s, which is outside the jail", dotgit, target))
+						}
+						return dir, target, nil
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || !j.Contains(parent) {
+			return "", "", notRepo(root, "")
+		}
+		dir = parent
+	}
+}
+
+func notRepo(root, why string) error {
+	msg := fmt.Sprintf("%s is not inside a git repository (no .git in it or in a parent folder inside the jail)", root)
+	if why != "" {
+		msg = fmt.Sprintf("%s is not usable as a git repository: %s", root, why)
+	}
+	return &shell.Error{Code: shell.CodeNotARepository, Path: root, Err: ErrNotRepository,
+		Message: msg + "; git functions need one (run `git init` there to start one). Everything else works without it."}
+}
+
+// Close releases the repository's file handles.
+func (r *Repo) Close() error {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i].Close()
+	}
+	r.closers = nil
+	return nil
+}
+
+// Top is the absolute path of the worktree.
+func (r *Repo) Top() string { return r.top }
+
+// Rel maps an absolute path to a repository-relative one ("" for the top).
+// A path outside the worktree is invalid_argument.
+func (r *Repo) Rel(abs string) (string, error) {
+	abs = filepath.Clean(abs)
+	if abs == r.top {
+		return "", nil
+	}
+	if rel, ok := strings.CutPrefix(abs, r.top+"/"); ok || r.top == "/" {
+		if r.top == "/" {
+			rel = strings.TrimPrefix(abs, "/")
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+			return "", shell.Errorf(shell.CodeInvalidArgument, abs, "%s is inside .git, which holds git's own data, not files of the repository", abs)
+		}
+		return rel, nil
+	}
+	return "", shell.Errorf(shell.CodeInvalidArgument, abs, "%s is outside the repository at %s", abs, r.top)
+}
+
+// Abs maps a repository-relative path to an absolute one.
+func (r *Repo) Abs(rel string) string {
+	if rel == "" {
+		return r.top
+	}
+	return filepath.Join(r.top, filepath.FromSlash(rel))
+}
+
+// goGit is go-git's Repository over the same storage, for revision parsing
+// and the network.
+func (r *Repo) goGit() (*git.Repository, error) {
+	if r.repo == nil {
+		repo, err := git.Open(r.st, r.wfs)
+		if err != nil {
+			return nil, gitErr(r.top, "open the repository", err)
+		}
+		r.repo = repo
+	}
+	return r.repo, nil
+}
+
+func readAll(fsys billy.Filesystem, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// gitErr wraps a failure of git machinery (a corrupt object, a lock held by
+// another process) as git_failed, keeping coded errors as they are.
+func gitErr(where, doing string, err error) error {
+	var se *shell.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	return &shell.Error{Code: shell.CodeGitFailed, Path: where, Err: err,
+		Message: fmt.Sprintf("could not %s in %s: %v", doing, where, err)}
+}
+
+// head describes HEAD: the branch it names (empty when detached), the
+// commit (zero on an unborn branch).
+type head struct {
+	branch string // refs/heads/... ; "" when detached
+	hash   plumbing.Hash
+}
+
+func (h head) unborn() bool { return h.hash.IsZero() }
+
+// shortBranch is the branch name without refs/heads/.
+func (h head) shortBranch() string { return strings.TrimPrefix(h.branch, "refs/heads/") }
+
+func (r *Repo) head() (head, error) {
+	ref, err := r.st.Reference(plumbing.HEAD)
+	if err != nil {
+		return head{}, gitErr(r.top, "read HEAD", err)
+	}
+	var h head
+	for range 5 {
+		if ref.Type() != plumbing.SymbolicReference {
+			h.hash = ref.Hash()
+			return h, nil
+		}
+		h.branch = ref.Target().String()
+		next, err := r.st.Reference(ref.Target())
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return h, nil // unborn branch
+		}
+		if err != nil {
+			return head{}, gitErr(r.top, "read "+h.branch, err)
+		}
+		ref = next
+	}
+	return head{}, gitErr(r.top, "read HEAD", errors.New("symbolic reference loop"))
+}
+
+// ref reads a reference's commit, zero when it does not exist.
+func (r *Repo) ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	ref, err := storer.ResolveReference(r.st, name)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, gitErr(r.top, "read "+name.String(), err)
+	}
+	return ref.Hash(), nil
+}
+
+// isNotExist reports a missing file from billy or shell.
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || shell.CodeOf(err) == shell.CodeNotFound
+}
+
+// splitPath splits a repository path into its folder ("" at the top) and
+// name.
+func splitPath(p string) (dir, name string) {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return "", p
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

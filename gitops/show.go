@@ -1,0 +1,176 @@
+package gitops
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/editord/editord/shell"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Revisions: anything go-git's ResolveRevision takes (HEAD, HEAD~2, main^,
+// a branch, a tag, a full or short commit SHA), plus "@{u}"/"@{upstream}"
+// for the branch's upstream and ":" (or ":0") for the index.
+
+// indexRev reports whether rev names the index rather than a commit.
+func indexRev(rev string) bool { return rev == ":" || rev == ":0" }
+
+// resolve maps a revision to a commit. ok is false only for HEAD on a
+// branch with no commits yet; an unknown revision is invalid_argument.
+func (r *Repo) resolve(rev string) (c plumbing.Hash, ok bool, err error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if strings.ContainsAny(rev, ":\x00") {
+		return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "revision %q holds a ':'; pass the revision and the path separately (rev \"HEAD\", path \"src/main.go\"), or rev \":\" for the staged version", rev)
+	}
+	h, err := r.head()
+	if err != nil {
+		return c, false, err
+	}
+	switch rev {
+	case "HEAD", "@":
+		if h.unborn() {
+			return c, false, nil
+		}
+		return h.hash, true, nil
+	case "@{u}", "@{upstream}", "HEAD@{u}", "HEAD@{upstream}":
+		_, ref, ok := r.upstreamOf(h.branch)
+		if !ok {
+			return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "%s: the current branch has no upstream", rev)
+		}
+		up, err := r.ref(ref)
+		if err != nil || up.IsZero() {
+			return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "%s: the upstream %s has not been fetched", rev, shortRef(ref))
+		}
+		return up, true, nil
+	}
+	repo, err := r.goGit()
+	if err != nil {
+		return c, false, err
+	}
+	got, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil || got == nil || got.IsZero() {
+		return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "unknown revision %q; pass HEAD, HEAD~2, a branch, a tag or a commit SHA", rev)
+	}
+	return *got, true, nil
+}
+
+// Show returns the content of path (repository-relative) at rev. exists is
+// false only when the path is absent there. Files over maxBytes are
+// too_large; a folder is is_a_directory.
+func (r *Repo) Show(rev, path string, maxBytes int64) (content []byte, exists bool, err error) {
+	if indexRev(rev) {
+		idx, err := r.readIndex()
+		if err != nil {
+			return nil, false, err
+		}
+		e := idx.entry(path)
+		if e == nil {
+			if idx.hasPrefixDir(path) {
+				return nil, false, isDirErr(path, rev)
+			}
+			return nil, false, nil
+		}
+		data, err := r.blobContent(e.Hash, normalMode(e.Mode), path, maxBytes)
+		return data, err == nil, err
+	}
+	c, ok, err := r.resolve(rev)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	ci, err := r.readCommit(c)
+	if err != nil {
+		return nil, false, err
+	}
+	te, found, err := r.lookupPath(ci.tree, path)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	if te.isDir() {
+		return nil, false, isDirErr(path, rev)
+	}
+	data, err := r.blobContent(te.hash, te.mode, path, maxBytes)
+	return data, err == nil, err
+}
+
+func isDirErr(path, rev string) error {
+	return shell.Errorf(shell.CodeIsADirectory, path, "%s is a folder at %s; pass a file path", path, revName(rev))
+}
+
+func revName(rev string) string {
+	switch {
+	case rev == "":
+		return "HEAD"
+	case indexRev(rev):
+		return "the index"
+	}
+	return rev
+}
+
+// blobContent reads a blob for a file of the given mode, refusing
+// submodules, files over maxBytes and binary content.
+func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes int64) ([]byte, error) {
+	if mode == modeGitlink {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, path, "%s is a submodule (commit %s), not a file", path, h)
+	}
+	if maxBytes > 0 {
+		n, err := r.blobSize(h)
+		if err != nil {
+			return nil, err
+		}
+		if n > maxBytes {
+			return nil, shell.Errorf(shell.CodeTooLarge, path, "%s is %d bytes in git, over the limit of %d", path, n, maxBytes)
+		}
+	}
+	data, err := r.readBlob(h)
+	if err != nil {
+		return nil, err
+	}
+	if shell.IsBinary(data) {
+		return nil, shell.Errorf(shell.CodeBinary, path, "%s is binary in git (a NUL byte in its first 8 KiB); it is not returned as text", path)
+	}
+	return data, nil
+}
+
+// worktreeFile reads a file of the worktree as git sees it: a symlink is
+// its target's text. exists is false when nothing is there.
+func (r *Repo) worktreeFile(path string, maxBytes int64) (data []byte, exists bool, err error) {
+	fi, err := r.wfs.Lstat(path)
+	if err != nil {
+		if isNotExist(err) || errors.Is(err, fs.ErrInvalid) {
+			return nil, false, nil
+		}
+		return nil, false, shell.AsError(err, r.Abs(path))
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := r.wfs.Readlink(path)
+		if err != nil {
+			return nil, false, shell.AsError(err, r.Abs(path))
+		}
+		return []byte(t), true, nil
+	case fi.IsDir():
+		return nil, false, shell.Errorf(shell.CodeIsADirectory, r.Abs(path), "%s is a folder; pass a file path", path)
+	case !fi.Mode().IsRegular():
+		return nil, false, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "%s is not a regular file", path)
+	}
+	if maxBytes > 0 && fi.Size() > maxBytes {
+		return nil, false, shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes, over the limit of %d", path, fi.Size(), maxBytes)
+	}
+	f, err := r.wfs.Open(path)
+	if err != nil {
+		return nil, false, shell.AsError(err, r.Abs(path))
+	}
+	defer f.Close()
+	data, err = io.ReadAll(f)
+	if err != nil {
+		return nil, false, shell.AsError(err, r.Abs(path))
+	}
+	if shell.IsBinary(data) {
+		return nil, false, shell.Errorf(shell.CodeBinary, r.Abs(path), "%s is binary (a NUL byte in its first 8 KiB)", path)
+	}
+	return data, true, nil
+}

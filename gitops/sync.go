@@ -1,0 +1,437 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/editord/editord/shell"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// SyncOptions selects a network action.
+type SyncOptions struct {
+	Action  string        // fetch, pull or push
+	Timeout time.Duration // ends a network that hangs
+	OnTouch func(Touched) // pull: each working file changed
+}
+
+// SyncResult is the outcome. OK is false when the remote could not be
+// reached, refused, or a pull would need a merge; Summary says why.
+type SyncResult struct {
+	OK            bool
+	Summary       string
+	Ahead, Behind int
+}
+
+// Sync fetches, pulls (fast-forward only) or pushes the current branch.
+func (r *Repo) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
+	if opt.Action != "fetch" && opt.Action != "pull" && opt.Action != "push" {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "action must be fetch, pull or push, not %q", opt.Action)
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 15 * time.Second
+	}
+	h, err := r.head()
+	if err != nil {
+		return nil, err
+	}
+	remote, upRef, ok := r.syncTarget(h)
+	if !ok {
+		return r.result(h, false, "no remote is configured for this repository (git remote add origin <url>), so there is nothing to "+opt.Action)
+	}
+	var res *SyncResult
+	switch opt.Action {
+	case "fetch":
+		res, err = r.fetch(ctx, h, remote, opt)
+	case "pull":
+		res, err = r.fetch(ctx, h, remote, opt)
+		if err == nil && res.OK {
+			res, err = r.fastForward(h, upRef, opt)
+		}
+	case "push":
+		res, err = r.push(ctx, h, remote, upRef, opt)
+	}
+	if err != nil || res == nil {
+		return nil, err
+	}
+	if h2, err := r.head(); err == nil && h2.branch != "" {
+		_, res.Ahead, res.Behind, _ = r.tracking(h2)
+	}
+	return res, nil
+}
+
+// result is a SyncResult with the current ahead/behind.
+func (r *Repo) result(h head, ok bool, summary string) (*SyncResult, error) {
+	res := &SyncResult{OK: ok, Summary: summary}
+	if h.branch != "" {
+		_, res.Ahead, res.Behind, _ = r.tracking(h)
+	}
+	return res, nil
+}
+
+// syncTarget is the remote to talk to and the remote-tracking ref of the
+// branch's upstream: the configured upstream, else "origin" (or the only
+// remote) and the branch's own name there.
+func (r *Repo) syncTarget(h head) (remote string, upRef plumbing.ReferenceName, ok bool) {
+	name := h.shortBranch()
+	if name != "" {
+		remote = r.cfg.str("branch", name, "remote")
+	}
+	if remote == "" || remote == "." {
+		remotes := r.remotes()
+		switch {
+		case contains(remotes, "origin"):
+			remote = "origin"
+		case len(remotes) == 1:
+			remote = remotes[0]
+		default:
+			return "", "", false
+		}
+	}
+	if r.remoteURL(remote, false) == "" {
+		return "", "", false
+	}
+	if _, ref, ok := r.upstreamOf(h.branch); ok {
+		return remote, ref, true
+	}
+	if name != "" {
+		return remote, plumbing.ReferenceName("refs/remotes/" + remote + "/" + name), true
+	}
+	return remote, "", true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// remotes lists the configured remote names.
+func (r *Repo) remotes() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range r.cfg.layers {
+		for _, s := range c.Sections {
+			if !s.IsName("remote") {
+				continue
+			}
+			for _, ss := range s.Subsections {
+				if !seen[ss.Name] && ss.Options.Get("url") != "" {
+					seen[ss.Name] = true
+					out = append(out, ss.Name)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// network runs one go-git network call with the timeout and git's way of
+// finding credentials: first what the URL and the ssh agent give, then,
+// for https that asked for a password, the credential helper.
+func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration, call func(ctx context.Context, auth transport.AuthMethod) error) error {
+	ep, err := transport.NewEndpoint(rawURL)
+	if err != nil {
+		return fmt.Errorf("the remote URL %q is not valid: %v", redactURL(rawURL), err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	auth := r.authFor(ep)
+	err = call(ctx, auth)
+	if (ep.Protocol == "http" || ep.Protocol == "https") && auth == nil && isAuthErr(err) {
+		cred, cerr := r.credential(ctx, ep, timeout)
+		if cerr != nil {
+			return fmt.Errorf("%w (and no credential helper supplied a password: %v)", err, cerr)
+		}
+		err = call(ctx, cred)
+		if err == nil || isAuthErr(err) {
+			r.credentialReport(context.WithoutCancel(ctx), ep, cred, err == nil, timeout)
+		}
+	}
+	if ctx.Err() != nil && (err != nil) {
+		return fmt.Errorf("%w: the remote did not answer within %s (git_timeout_ms)", context.DeadlineExceeded, timeout)
+	}
+	return err
+}
+
+func isAuthErr(err error) bool {
+	return errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed)
+}
+
+// netSummary words a network failure for the caller.
+func netSummary(action, remote string, err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("%s from %s timed out: %v", action, remote, err)
+	case isAuthErr(err):
+		return fmt.Sprintf("%s: %s refused the credentials (%v); set up an ssh key or agent, a credential helper, or a token in the remote URL", action, remote, err)
+	case errors.Is(err, transport.ErrRepositoryNotFound):
+		return fmt.Sprintf("%s: the repository of remote %s was not found (check its URL with git remote -v)", action, remote)
+	}
+	return fmt.Sprintf("%s with %s failed: %v", action, remote, err)
+}
+
+func (r *Repo) fetch(ctx context.Context, h head, remote string, opt SyncOptions) (*SyncResult, error) {
+	repo, err := r.goGit()
+	if err != nil {
+		return nil, err
+	}
+	u := r.remoteURL(remote, false)
+	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
+		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth})
+	})
+	switch {
+	case errors.Is(err, git.NoErrAlreadyUpToDate):
+		return r.result(h, true, fmt.Sprintf("fetched %s: already up to date", remote))
+	case errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return r.result(h, true, fmt.Sprintf("fetched %s: the remote repository is empty", remote))
+	case err != nil:
+		return r.result(h, false, netSummary("fetch", remote, err))
+	}
+	return r.result(h, true, fmt.Sprintf("fetched %s", remote))
+}
+
+func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.ReferenceName, opt SyncOptions) (*SyncResult, error) {
+	if h.branch == "" {
+		return r.result(h, false, "HEAD is detached; check out a branch to push")
+	}
+	if h.unborn() {
+		return r.result(h, false, fmt.Sprintf("the branch %s has no commit yet; nothing to push", h.shortBranch()))
+	}
+	dst := h.branch
+	if m := r.cfg.str("branch", h.shortBranch(), "merge"); m != "" && r.cfg.str("branch", h.shortBranch(), "remote") == remote {
+		dst = m
+	}
+	repo, err := r.goGit()
+	if err != nil {
+		return nil, err
+	}
+	u := r.remoteURL(remote, true)
+	spec := config.RefSpec(h.branch + ":" + dst)
+	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
+		return repo.PushContext(ctx, &git.PushOptions{RemoteName: remote, RemoteURL: u, RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	})
+	target := remote + "/" + strings.TrimPrefix(dst, "refs/heads/")
+	switch {
+	case errors.Is(err, git.NoErrAlreadyUpToDate):
+		return r.result(h, true, fmt.Sprintf("pushed %s to %s: everything up to date", h.shortBranch(), target))
+	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
+		return r.result(h, false, fmt.Sprintf("push rejected: %s has commits that %s does not (non-fast-forward); pull first (merge or rebase with git if the branches diverged), nothing was pushed", target, h.shortBranch()))
+	case err != nil:
+		return r.result(h, false, netSummary("push", remote, err))
+	}
+	// Record what the remote now has, as git does, when go-git did not.
+	if upRef != "" {
+		if cur, _ := r.ref(upRef); cur != h.hash {
+			r.st.SetReference(plumbing.NewHashReference(upRef, h.hash))
+		}
+	}
+	return r.result(h, true, fmt.Sprintf("pushed %s to %s (%s)", h.shortBranch(), target, short(h.hash)))
+}
+
+// fastForward moves the branch to its upstream when that is a pure
+// fast-forward, updating the files that differ, like git merge --ff-only.
+func (r *Repo) fastForward(h head, upRef plumbing.ReferenceName, opt SyncOptions) (*SyncResult, error) {
+	if h.branch == "" {
+		return r.result(h, false, "HEAD is detached; check out a branch to pull")
+	}
+	up, err := r.ref(upRef)
+	if err != nil {
+		return nil, err
+	}
+	if upRef == "" || up.IsZero() {
+		return r.result(h, false, fmt.Sprintf("the remote has no branch %s to pull from", strings.TrimPrefix(h.branch, "refs/heads/")))
+	}
+	switch {
+	case up == h.hash:
+		return r.result(h, true, "already up to date")
+	case !h.unborn():
+		if behind, err := r.isAncestor(up, h.hash); err != nil {
+			return nil, err
+		} else if behind {
+			return r.result(h, true, "already up to date (the branch is ahead of its upstream; push to publish)")
+		}
+		if ff, err := r.isAncestor(h.hash, up); err != nil {
+			return nil, err
+		} else if !ff {
+			ahead, behind, _ := r.aheadBehind(h.hash, up)
+			return r.result(h, false, fmt.Sprintf("not pulled: %s and %s have diverged (%d local and %d remote commits); nothing was merged. Merge or rebase with git, or undo your local commits", h.shortBranch(), shortRef(upRef), ahead, behind))
+		}
+	}
+	var oldTree plumbing.Hash
+	if !h.unborn() {
+		c, err := r.readCommit(h.hash)
+		if err != nil {
+			return nil, err
+		}
+		oldTree = c.tree
+	}
+	uc, err := r.readCommit(up)
+	if err != nil {
+		return nil, err
+	}
+	n, problems, err := r.checkoutTree(oldTree, uc.tree, opt.OnTouch)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return r.result(h, false, "not pulled: "+strings.Join(problems, ", ")+". Commit or stash them first; nothing was changed")
+	}
+	who, err := r.identity("committer")
+	if err != nil {
+		who = Identity{Name: "editord", Email: "editord@localhost", When: time.Now()}
+	}
+	msg := "pull: Fast-forward"
+	if h.unborn() {
+		msg = "pull: initial checkout"
+	}
+	if err := r.moveHead(h, up, who, msg); err != nil {
+		return nil, err
+	}
+	return r.result(head{branch: h.branch, hash: up}, true, fmt.Sprintf("fast-forwarded %s to %s (%s), %d file%s updated", h.shortBranch(), shortRef(upRef), short(up), n, plural(n)))
+}
+
+// checkoutTree moves the index and the worktree from tree from to tree to
+// for the paths that differ, keeping every other local change, as git's
+// two-way merge does. Paths with local changes in the way are returned as
+// problems and nothing is changed.
+func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int, []string, error) {
+	lk, err := r.lockIndex()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer lk.rollback()
+	idx := lk.idx
+	oldFiles, err := r.treeFiles(from)
+	if err != nil {
+		return 0, nil, err
+	}
+	newFiles, err := r.treeFiles(to)
+	if err != nil {
+		return 0, nil, err
+	}
+	fileMode := r.cfg.boolean("core", "", "filemode", true)
+	symlinks := r.cfg.boolean("core", "", "symlinks", true)
+	var paths []string
+	for p, o := range oldFiles {
+		if n, ok := newFiles[p]; !ok || n != o {
+			paths = append(paths, p)
+		}
+	}
+	for p := range newFiles {
+		if _, ok := oldFiles[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	var problems []string
+	for _, p := range paths {
+		o, inOld := oldFiles[p]
+		n, inNew := newFiles[p]
+		cur := idx.entry(p)
+		switch {
+		case r.denied(p):
+			problems = append(problems, p+" matches a deny rule")
+		case cur == nil && inOld:
+			problems = append(problems, p+" is staged for deletion")
+		case cur != nil && !(inOld && cur.Hash == o.hash && normalMode(cur.Mode) == o.mode) && !(inNew && cur.Hash == n.hash && normalMode(cur.Mode) == n.mode):
+			problems = append(problems, p+" has staged changes")
+		case cur != nil:
+			ok, err := r.matchesEntry(cur, idx, fileMode, symlinks)
+			if err != nil {
+				return 0, nil, err
+			}
+			if !ok {
+				problems = append(problems, p+" has local changes")
+			}
+		default: // untracked in the way of a new file?
+			if w, _ := r.readWorktree(p, true); w.exists && !(w.mode == n.mode && string(w.data) == r.blobString(n.hash)) {
+				problems = append(problems, p+" is an untracked file in the way")
+			}
+		}
+		// A new file under a path that is a file now, or the other way.
+		if inNew {
+			for dir, _ := splitPath(p); dir != ""; dir, _ = splitPath(dir) {
+				if w, _ := r.readWorktree(dir, false); w.exists && !w.isDir {
+					if _, tracked := oldFiles[dir]; !tracked || idx.entry(dir) == nil {
+						problems = append(problems, dir+" is a file where the pull needs a folder")
+					}
+				}
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return 0, problems, nil
+	}
+	count := 0
+	// Removals first, so a file can become a folder.
+	for _, p := range paths {
+		if _, inNew := newFiles[p]; inNew {
+			continue
+		}
+		before, _ := r.readWorktree(p, true)
+		if err := r.removeWorktree(p); err != nil {
+			return count, nil, err
+		}
+		if pos := idx.pos(p); pos >= 0 {
+			idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
+		}
+		if before.exists && onTouch != nil {
+			onTouch(newTouched(p, before.data, nil, true, false))
+		}
+		count++
+	}
+	for _, p := range paths {
+		n, inNew := newFiles[p]
+		if !inNew {
+			continue
+		}
+		e := IndexEntry{Mode: n.mode, Hash: n.hash, Path: p}
+		if n.mode != modeGitlink {
+			data, err := r.readBlob(n.hash)
+			if err != nil {
+				return count, nil, err
+			}
+			before, _ := r.readWorktree(p, true)
+			if before.isDir {
+				r.wfs.Remove(p)
+			}
+			st, err := r.writeWorktree(p, data, n.mode)
+			if err != nil {
+				return count, nil, err
+			}
+			e.setStat(st)
+			if onTouch != nil {
+				onTouch(newTouched(p, before.data, data, before.exists && !before.isDir, true))
+			}
+		}
+		if pos := idx.pos(p); pos >= 0 {
+			idx.Entries[pos] = e
+		} else {
+			idx.Entries = append(idx.Entries, e)
+		}
+		removeUnder(idx, p)
+		count++
+	}
+	sortEntries(idx.Entries)
+	if err := lk.write(idx); err != nil {
+		return count, nil, err
+	}
+	return count, nil, nil
+}
+
+func (r *Repo) blobString(h plumbing.Hash) string {
+	b, _ := r.readBlob(h)
+	return string(b)
+}

@@ -1,0 +1,276 @@
+package gitops
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// remoteSetup is our repository (f), a bare remote, and another clone that
+// plays a colleague pushing to the remote with git.
+type remoteSetup struct {
+	f     *fixture
+	bare  string
+	other string
+}
+
+func newRemoteSetup(t *testing.T, url func(bare string) string) *remoteSetup {
+	f := newFixture(t)
+	bare := filepath.Join(f.dir, "..", "remote.git")
+	bare, _ = filepath.Abs(bare)
+	f.gitIn(filepath.Dir(bare), "init", "-q", "--bare", bare)
+	f.gitIn(bare, "config", "http.receivepack", "true")
+	f.write("a.txt", "a\n")
+	f.write("dir/b.txt", "b\n")
+	f.commitAll("base")
+	f.git("remote", "add", "origin", url(bare))
+	f.git("push", "-q", "-u", "origin", "main")
+	other := filepath.Join(filepath.Dir(bare), "other")
+	f.gitIn(filepath.Dir(bare), "clone", "-q", url(bare), other)
+	return &remoteSetup{f: f, bare: bare, other: other}
+}
+
+// colleague commits a change in the other clone and pushes it.
+func (s *remoteSetup) colleague(rel, content, msg string) {
+	s.f.t.Helper()
+	p := filepath.Join(s.other, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(content), 0o644)
+	s.f.gitIn(s.other, "add", "-A")
+	s.f.gitIn(s.other, "commit", "-q", "-m", msg)
+	s.f.gitIn(s.other, "push", "-q", "origin", "HEAD")
+}
+
+func (s *remoteSetup) sync(action string, touched *[]Touched) *SyncResult {
+	s.f.t.Helper()
+	res, err := s.f.open().Sync(context.Background(), SyncOptions{Action: action, Timeout: 20 * time.Second, OnTouch: func(t Touched) {
+		if touched != nil {
+			*touched = append(*touched, t)
+		}
+	}})
+	if err != nil {
+		s.f.t.Fatalf("sync %s: %v", action, err)
+	}
+	return res
+}
+
+// exerciseRemote runs fetch, pull, a refused diverged pull and push.
+func exerciseRemote(t *testing.T, s *remoteSetup) {
+	f := s.f
+	res := s.sync("fetch", nil)
+	if !res.OK || res.Ahead != 0 || res.Behind != 0 {
+		t.Fatalf("fetch, nothing new: %+v", res)
+	}
+	s.colleague("a.txt", "a from colleague\n", "colleague 1")
+	s.colleague("dir/new ü.txt", "new\n", "colleague 2")
+	res = s.sync("fetch", nil)
+	if !res.OK || res.Behind != 2 {
+		t.Fatalf("fetch: %+v", res)
+	}
+	if f.read("a.txt") != "a\n" {
+		t.Fatal("fetch changed a file")
+	}
+	f.write("local.txt", "a local untracked file\n")
+	var touched []Touched
+	res = s.sync("pull", &touched)
+	if !res.OK || res.Behind != 0 || res.Ahead != 0 {
+		t.Fatalf("pull: %+v", res)
+	}
+	if f.read("a.txt") != "a from colleague\n" || f.read("dir/new ü.txt") != "new\n" {
+		t.Fatal("pull did not update the files")
+	}
+	if len(touched) != 2 || touched[0].Path != "a.txt" || touched[0].Kind != "modified" || touched[1].Kind != "created" {
+		t.Errorf("touched: %+v", touched)
+	}
+	if head, remote := strings.TrimSpace(f.git("rev-parse", "HEAD")), strings.TrimSpace(f.gitIn(s.other, "rev-parse", "HEAD")); head != remote {
+		t.Fatalf("HEAD %s, remote %s", head, remote)
+	}
+	f.checkRepo("after pull")
+	if rl := f.git("reflog", "-1", "--format=%gs"); rl != "pull: Fast-forward\n" {
+		t.Errorf("reflog %q", rl)
+	}
+	// Local changes in the way of a pull.
+	s.colleague("a.txt", "a again\n", "colleague 3")
+	f.write("a.txt", "my edit\n")
+	res = s.sync("pull", nil)
+	if res.OK || !strings.Contains(res.Summary, "a.txt") || f.read("a.txt") != "my edit\n" {
+		t.Fatalf("pull over a local change: %+v", res)
+	}
+	f.git("checkout", "--", "a.txt")
+	if res = s.sync("pull", nil); !res.OK {
+		t.Fatalf("pull: %+v", res)
+	}
+	// Diverged: a local commit and a remote one.
+	s.colleague("remote.txt", "r\n", "colleague 4")
+	f.write("mine.txt", "m\n")
+	f.commitAll("mine")
+	head := strings.TrimSpace(f.git("rev-parse", "HEAD"))
+	res = s.sync("pull", nil)
+	if res.OK || !strings.Contains(res.Summary, "diverged") || res.Ahead != 1 || res.Behind != 1 {
+		t.Fatalf("diverged pull: %+v", res)
+	}
+	if now := strings.TrimSpace(f.git("rev-parse", "HEAD")); now != head || f.exists("remote.txt") {
+		t.Fatal("a refused pull changed something")
+	}
+	// Push refused (non-fast-forward), then accepted after catching up.
+	res = s.sync("push", nil)
+	if res.OK || !strings.Contains(res.Summary, "rejected") {
+		t.Fatalf("non-fast-forward push: %+v", res)
+	}
+	f.git("reset", "-q", "--hard", "HEAD~1")
+	if res = s.sync("pull", nil); !res.OK {
+		t.Fatalf("pull: %+v", res)
+	}
+	f.write("mine.txt", "m\n")
+	f.commitAll("mine again")
+	res = s.sync("push", nil)
+	if !res.OK || res.Ahead != 0 || res.Behind != 0 {
+		t.Fatalf("push: %+v", res)
+	}
+	if got, want := strings.TrimSpace(f.gitIn(s.bare, "rev-parse", "main")), strings.TrimSpace(f.git("rev-parse", "HEAD")); got != want {
+		t.Fatalf("remote main %s, ours %s", got, want)
+	}
+	f.gitIn(s.bare, "fsck", "--strict", "--no-dangling")
+	if res = s.sync("push", nil); !res.OK || !strings.Contains(res.Summary, "up to date") {
+		t.Fatalf("second push: %+v", res)
+	}
+	f.checkRepo("end")
+}
+
+func TestSyncFileRemote(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return "file://" + bare })
+	exerciseRemote(t, s)
+}
+
+func TestSyncPlainPathRemote(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return bare })
+	exerciseRemote(t, s)
+}
+
+// httpBackend serves the folder holding bare repositories through git
+// http-backend (CGI), optionally behind basic auth.
+func httpBackend(t *testing.T, root, user, pass string) *httptest.Server {
+	t.Helper()
+	execPath, err := gitCmd(root, "--exec-path")
+	if err != nil {
+		t.Skip("git --exec-path failed")
+	}
+	backend := filepath.Join(strings.TrimSpace(execPath), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		t.Skip("git-http-backend not found")
+	}
+	h := &cgi.Handler{
+		Path: backend,
+		Env:  []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=tester", "GIT_CONFIG_NOSYSTEM=1", "HOME=" + testHome},
+	}
+	var handler http.Handler = h
+	if user != "" {
+		handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			u, p, ok := r.BasicAuth()
+			if !ok || u != user || p != pass {
+				w.Header().Set("WWW-Authenticate", `Basic realm="test"`)
+				http.Error(w, "auth", http.StatusUnauthorized)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	srv := httptest.NewServer(handler)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestSyncHTTPBackend(t *testing.T) {
+	needGit(t)
+	var srv *httptest.Server
+	s := newRemoteSetup(t, func(bare string) string {
+		if srv == nil {
+			srv = httpBackend(t, filepath.Dir(bare), "", "")
+		}
+		return srv.URL + "/" + filepath.Base(bare)
+	})
+	exerciseRemote(t, s)
+}
+
+func TestSyncHTTPCredentials(t *testing.T) {
+	needGit(t)
+	var srv *httptest.Server
+	var base string
+	s := newRemoteSetup(t, func(bare string) string {
+		if srv == nil {
+			srv = httpBackend(t, filepath.Dir(bare), "alice", "s3cret")
+			base = strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1) + "/" + filepath.Base(bare)
+		}
+		return base
+	})
+	f := s.f
+	s.colleague("a.txt", "changed\n", "c1")
+	if res := s.sync("pull", nil); !res.OK {
+		t.Fatalf("pull with credentials in the URL: %+v", res)
+	}
+	// Without them in the URL: the credential helper supplies them.
+	plain := srv.URL + "/" + filepath.Base(s.bare)
+	f.git("remote", "set-url", "origin", plain)
+	s.colleague("a.txt", "changed again\n", "c2")
+	res := s.sync("fetch", nil)
+	if res.OK || !strings.Contains(res.Summary, "credential") {
+		t.Fatalf("no credentials anywhere: %+v", res)
+	}
+	f.git("config", "credential.helper", "!f() { test \"$1\" = get && echo username=alice && echo password=s3cret; true; }; f")
+	if res = s.sync("pull", nil); !res.OK || f.read("a.txt") != "changed again\n" {
+		t.Fatalf("pull through the credential helper: %+v", res)
+	}
+	f.git("config", "credential.helper", "!f() { test \"$1\" = get && echo username=alice && echo password=wrong; true; }; f")
+	if res = s.sync("fetch", nil); res.OK || !strings.Contains(res.Summary, "credentials") {
+		t.Fatalf("wrong password: %+v", res)
+	}
+}
+
+func TestSyncTimeout(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commitAll("base")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // hold it open and say nothing
+		}
+	}()
+	f.git("remote", "add", "origin", "http://"+ln.Addr().String()+"/repo.git")
+	start := time.Now()
+	res, err := f.open().Sync(context.Background(), SyncOptions{Action: "fetch", Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || !strings.Contains(res.Summary, "timed out") {
+		t.Fatalf("hung remote: %+v", res)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}
+
+func TestSyncNoRemote(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commitAll("base")
+	res, err := f.open().Sync(context.Background(), SyncOptions{Action: "push"})
+	if err != nil || res.OK || !strings.Contains(res.Summary, "no remote") {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
