@@ -84,6 +84,11 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 	if workspace.Within(to.abs, from.abs) {
 		return nil, shell.Errorf(shell.CodeInvalidArgument, to.stored, "cannot move %s into itself (%s)", display(from.stored), display(to.stored))
 	}
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	before, err := s.jail.Lstat(from.abs)
 	if err != nil {
 		return nil, err
@@ -120,6 +125,11 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 	if err != nil {
 		return nil, err
 	}
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	switch req.Kind {
 	case "folder":
 		if in, err := s.jail.Lstat(l.abs); err == nil && in.Kind != shell.KindDir {
@@ -162,6 +172,11 @@ func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteRespon
 	if l.stored == "" {
 		return nil, shell.Errorf(shell.CodeDenied, root, "the workspace root cannot be deleted")
 	}
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	var old []byte
 	if in, err := s.jail.Lstat(l.abs); err != nil {
 		return nil, err

@@ -148,6 +148,13 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		return nil, err
 	}
 	defer r.Close()
+	// Stash rewrites worktree files: hold the write lock until its events
+	// are journaled, so the watcher does not report them as external.
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	unlock, err := s.store.Lock(ctx, gitLockName)
 	if err != nil {
 		return nil, err
@@ -227,6 +234,15 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 		return nil, err
 	}
 	defer r.Close()
+	if req.Action == "pull" {
+		// A pull rewrites worktree files (fetch and push touch only .git):
+		// hold the write lock until its events are journaled.
+		done, err := s.writing(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+	}
 	unlock, err := s.store.Lock(ctx, gitLockName)
 	if err != nil {
 		return nil, err

@@ -93,6 +93,11 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
+	done, err := s.writing(ctx) // before the save lock: writing.go's lock order
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	unlock, err := s.store.Lock(ctx, s.saveLock(l))
 	if err != nil {
 		return nil, err
@@ -101,12 +106,30 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 	for attempt := 0; ; attempt++ {
 		resp, err := s.saveLocked(ctx, root, l, content, req)
-		if errors.Is(err, errSlippedIn) && attempt < 3 {
+		if !errors.Is(err, errSlippedIn) {
+			return resp, err
+		}
+		if attempt < 3 {
 			continue // re-evaluate against what is on disk now: that yields the conflict
 		}
-		return resp, err
+		// Other writers keep landing between our check and our rename (a
+		// forced save re-checks and tries again): answer with a conflict
+		// against the disk as it is now. Never an uncoded error, which a
+		// client would see as internal, and never a clobber.
+		cur, rerr := s.readDisk(l)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !cur.exists {
+			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "%s keeps being created and removed by another program while saving; re-open it and save again", display(l.stored))
+		}
+		return s.conflict(l, cur, content), nil
 	}
 }
+
+// slippedInHook runs in a save's last check, just before the rename; tests
+// use it to make another writer land there.
+var slippedInHook func()
 
 // disk is what a save found at its path.
 type disk struct {
@@ -190,6 +213,9 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 		Parents:   create,
 		Exclusive: create,
 		Before: func() error {
+			if slippedInHook != nil {
+				slippedInHook()
+			}
 			now, err := s.readDisk(l)
 			if err != nil {
 				return err
@@ -213,8 +239,12 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	}
 	ev := s.changeEvent(root, l, "editor::save", kind, cur.data, content)
 	resp.Added, resp.Removed = ev.Added, ev.Removed
+	// The content is on disk now: a record that cannot be updated (a stuck
+	// lock, a broken state dir) is reported, but must not turn a save that
+	// happened into an error, or the caller would lose the new version and
+	// believe nothing was written.
 	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
-		return nil, err
+		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
 	}
 	s.emit(ctx, ev)
 	return resp, nil

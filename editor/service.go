@@ -31,6 +31,7 @@ type Service struct {
 	store *workspace.Store
 	start string // canonical --root
 	warn  func(string)
+	watch *watchState // the filesystem watcher's status (watch.go)
 }
 
 // New opens the jail and the state dir.
@@ -77,7 +78,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}}
 	if _, err := store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
 		if r.ActiveRoot != "" {
 			return false, nil

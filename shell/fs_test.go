@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -113,6 +114,13 @@ func TestReadFileSpecial(t *testing.T) {
 		},
 		"TryLock": func() error {
 			unlock, _, err := f.j.TryLock(f.abs("fifo"))
+			if unlock != nil {
+				unlock()
+			}
+			return err
+		},
+		"LockShared": func() error {
+			unlock, err := f.j.LockShared(context.Background(), f.abs("fifo"))
 			if unlock != nil {
 				unlock()
 			}

@@ -17,11 +17,27 @@ import (
 // folder swapped for a symlink mid-call cannot make it land outside the
 // jail.
 func (j *Jail) Lock(ctx context.Context, abs string) (unlock func(), err error) {
+	return j.lock(ctx, abs, syscall.LOCK_EX)
+}
+
+// LockShared takes a shared advisory lock (flock LOCK_SH) on the file abs,
+// as Lock does an exclusive one: any number of shared holders, in this
+// process or others, hold it together, and none while someone holds it
+// exclusively. A shared request is not queued behind a waiting exclusive
+// one (flock has no fairness), so an exclusive taker waits for a moment
+// with no shared holder.
+func (j *Jail) LockShared(ctx context.Context, abs string) (unlock func(), err error) {
+	return j.lock(ctx, abs, syscall.LOCK_SH)
+}
+
+// lock takes the flock how (LOCK_EX or LOCK_SH) on abs for Lock and
+// LockShared.
+func (j *Jail) lock(ctx context.Context, abs string, how int) (unlock func(), err error) {
 	f, err := j.openLockFile(abs)
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := tryFlock(f); err != nil {
+	if ok, err := tryFlock(f, how); err != nil {
 		f.Close()
 		return nil, AsError(err, abs)
 	} else if ok {
@@ -35,7 +51,7 @@ func (j *Jail) Lock(ctx context.Context, abs string) (unlock func(), err error) 
 	// lets go, unlike polling) on a goroutine, so that ctx can still end
 	// the wait. A lock taken after we gave up is dropped by closing the file.
 	got := make(chan error, 1)
-	go func() { got <- flockWait(f) }()
+	go func() { got <- flockWait(f, how) }()
 	select {
 	case err := <-got:
 		if err != nil {
@@ -59,7 +75,7 @@ func (j *Jail) TryLock(abs string) (unlock func(), ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	ok, err = tryFlock(f)
+	ok, err = tryFlock(f, syscall.LOCK_EX)
 	if err != nil || !ok {
 		f.Close()
 		if err != nil {
@@ -100,9 +116,9 @@ func (j *Jail) openLockFile(abs string) (*os.File, error) {
 	return f, nil
 }
 
-func tryFlock(f *os.File) (bool, error) {
+func tryFlock(f *os.File, how int) (bool, error) {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		switch err {
 		case nil:
 			return true, nil
@@ -115,9 +131,9 @@ func tryFlock(f *os.File) (bool, error) {
 	}
 }
 
-func flockWait(f *os.File) error {
+func flockWait(f *os.File, how int) error {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err := syscall.Flock(int(f.Fd()), how)
 		if err != syscall.EINTR {
 			return err
 		}

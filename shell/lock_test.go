@@ -22,14 +22,19 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "lock":
-		// Take the lock named by SHELL_TEST_LOCK in the jail SHELL_TEST_ROOT,
-		// say so, and hold it until killed.
+		// Take the lock named by SHELL_TEST_LOCK in the jail SHELL_TEST_ROOT
+		// (shared when SHELL_TEST_SHARED is set), say so, and hold it until
+		// killed.
 		j, err := Open(Config{Roots: []string{os.Getenv("SHELL_TEST_ROOT")}})
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
 		}
-		if _, err := j.Lock(context.Background(), os.Getenv("SHELL_TEST_LOCK")); err != nil {
+		lock := j.Lock
+		if os.Getenv("SHELL_TEST_SHARED") != "" {
+			lock = j.LockShared
+		}
+		if _, err := lock(context.Background(), os.Getenv("SHELL_TEST_LOCK")); err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
 		}
@@ -43,12 +48,15 @@ func TestMain(m *testing.M) {
 	}
 }
 
-// startLockHolder starts a child process holding the lock at abs and
-// returns once it holds it.
-func startLockHolder(t *testing.T, root, abs string) *exec.Cmd {
+// startLockHolder starts a child process holding the lock at abs
+// (shared when the optional shared is true) and returns once it holds it.
+func startLockHolder(t *testing.T, root, abs string, shared ...bool) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), helperEnv+"=lock", "SHELL_TEST_ROOT="+root, "SHELL_TEST_LOCK="+abs)
+	if len(shared) > 0 && shared[0] {
+		cmd.Env = append(cmd.Env, "SHELL_TEST_SHARED=1")
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +225,11 @@ func TestLockErrors(t *testing.T) {
 			u()
 		}
 		wantCode(t, err, c.want)
+		u, err = f.j.LockShared(context.Background(), f.abs(c.rel))
+		if u != nil {
+			u()
+		}
+		wantCode(t, err, c.want)
 		u, ok, err := f.j.TryLock(f.abs(c.rel))
 		if u != nil || ok {
 			u()
@@ -224,4 +237,87 @@ func TestLockErrors(t *testing.T) {
 		}
 		wantCode(t, err, c.want)
 	}
+}
+
+// Shared holders hold the lock together; an exclusive taker waits for all
+// of them, and a shared taker for an exclusive holder. Across processes
+// too, and a killed shared holder lets go.
+func TestLockShared(t *testing.T) {
+	f := newFixture(t)
+	f.dir("locks")
+	lock := f.abs("locks/s.lock")
+	short := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), 50*time.Millisecond)
+	}
+
+	u1, err := f.j.LockShared(context.Background(), lock)
+	wantCode(t, err, "")
+	u2, err := f.j.LockShared(context.Background(), lock)
+	wantCode(t, err, "")
+	if u, ok, err := f.j.TryLock(lock); ok || err != nil {
+		u()
+		t.Fatalf("TryLock while shared holders hold it: %v %v", ok, err)
+	}
+	ctx, cancel := short()
+	_, err = f.j.Lock(ctx, lock)
+	cancel()
+	wantCode(t, err, CodeTimeout)
+
+	// The exclusive waiter gets it once the last shared holder lets go.
+	got := make(chan error, 1)
+	release := make(chan struct{})
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		unlock, err := f.j.Lock(ctx, lock)
+		got <- err
+		if err == nil {
+			<-release
+			unlock()
+		}
+	}()
+	u1()
+	select {
+	case err := <-got:
+		t.Fatalf("Lock returned while a shared holder remained: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	u2()
+	select {
+	case err := <-got:
+		wantCode(t, err, "")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the exclusive waiter did not get the lock after the shared holders let go")
+	}
+	// Held exclusively: a shared taker waits.
+	ctx, cancel = short()
+	_, err = f.j.LockShared(ctx, lock)
+	cancel()
+	wantCode(t, err, CodeTimeout)
+	close(release)
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	u3, err := f.j.LockShared(ctx, lock)
+	cancel()
+	wantCode(t, err, "")
+	u3()
+	u3() // twice is harmless
+
+	// Another process holding it shared: shared here at once, exclusive
+	// only after it dies.
+	holder := startLockHolder(t, f.root, lock, true)
+	u4, err := f.j.LockShared(context.Background(), lock)
+	wantCode(t, err, "")
+	u4()
+	ctx, cancel = short()
+	_, err = f.j.Lock(ctx, lock)
+	cancel()
+	wantCode(t, err, CodeTimeout)
+	if err := holder.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	u5, err := f.j.Lock(ctx, lock)
+	cancel()
+	wantCode(t, err, "")
+	u5()
 }

@@ -67,8 +67,12 @@ func TestSymlinkSwapRace(t *testing.T) {
 				err = f.j.Walk(dir, WalkOptions{}, func(WalkEntry) error { return nil })
 			case 11:
 				var unlock func()
+				lock := f.j.Lock
+				if i%24 == 23 {
+					lock = f.j.LockShared
+				}
 				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-				unlock, err = f.j.Lock(ctx, p("l.lock"))
+				unlock, err = lock(ctx, p("l.lock"))
 				cancel()
 				if err == nil {
 					unlock()

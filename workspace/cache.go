@@ -25,6 +25,17 @@ func (c *recordCache) get(k fileKey) *Record {
 	return c.rec.clone()
 }
 
+// last is a copy of the last record parsed or written, whatever its file's
+// identity, or nil when there was none.
+func (c *recordCache) last() *Record {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rec == nil {
+		return nil
+	}
+	return c.rec.clone()
+}
+
 func (c *recordCache) put(k fileKey, r *Record) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -54,3 +54,14 @@ func (s *Store) RecordChanged() int64 {
 	}
 	return in.ModNano ^ int64(in.Ino)
 }
+
+// JournalChanged reports a token that differs whenever the journal was
+// appended to (its size grows) or rewritten (a new inode), so a reader can
+// skip parsing an unchanged one. The zero token means it could not be read.
+func (s *Store) JournalChanged() JournalToken {
+	k, _ := s.keyOf(journalFile)
+	return JournalToken{k}
+}
+
+// JournalToken identifies one state of the journal file.
+type JournalToken struct{ key fileKey }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -55,14 +56,31 @@ func (s *Store) Close() error { return s.jail.Close() }
 
 func (s *Store) path(name string) string { return s.dir + "/" + name }
 
-// Lock takes the named lock in the state dir (a file under locks/).
+// Lock takes the named lock in the state dir (a file under locks/)
+// exclusively, waiting at most lockWait.
 func (s *Store) Lock(ctx context.Context, name string) (func(), error) {
+	return s.lock(ctx, name, s.jail.Lock)
+}
+
+// LockShared takes the named lock shared (flock LOCK_SH): shared holders
+// exclude only an exclusive holder of the same name, never each other.
+func (s *Store) LockShared(ctx context.Context, name string) (func(), error) {
+	return s.lock(ctx, name, s.jail.LockShared)
+}
+
+func (s *Store) lock(ctx context.Context, name string, take func(context.Context, string) (func(), error)) (func(), error) {
 	if _, err := s.jail.Mkdir(s.path("locks"), false); err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			// The state dir itself is gone: this process holds it open, but
+			// nothing can be created in a deleted folder.
+			return nil, &shell.Error{Code: shell.CodeNotFound, Path: s.dir, Err: err,
+				Message: fmt.Sprintf("the state dir %s was deleted while editord was running; reading goes on, but saves and the shared record (open buffers, expanded folders) need it: restart the editord processes that use it", s.dir)}
+		}
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, lockWait)
 	defer cancel()
-	return s.jail.Lock(ctx, s.path("locks/"+name))
+	return take(ctx, s.path("locks/"+name))
 }
 
 // Load reads the record without locking: the file is only ever replaced
@@ -74,8 +92,9 @@ func (s *Store) Load() *Record {
 	rec, corrupt, err := s.read()
 	switch {
 	case err != nil:
-		s.warn(fmt.Sprintf("reading %s: %v; using an empty record", recordFile, err))
-		return newRecord()
+		rec, what := s.fallback()
+		s.warn(fmt.Sprintf("reading %s: %v; using %s", recordFile, err, what))
+		return rec
 	case corrupt == nil:
 		return rec
 	}
@@ -84,36 +103,77 @@ func (s *Store) Load() *Record {
 	}
 	unlock, err := s.Lock(context.Background(), recordLock)
 	if err != nil {
-		s.warn(fmt.Sprintf("%s is corrupt (%v); using an empty record until it can be moved aside: %v", recordFile, corrupt, err))
-		return newRecord()
+		rec, what := s.fallback()
+		s.warn(fmt.Sprintf("%s: %v; using %s until it can be repaired: %v", recordFile, corrupt, what, err))
+		return rec
 	}
 	defer unlock()
 	rec, err = s.loadLocked()
 	if err != nil {
-		s.warn(fmt.Sprintf("reading %s: %v; using an empty record", recordFile, err))
-		return newRecord()
+		rec, what := s.fallback()
+		s.warn(fmt.Sprintf("reading %s: %v; using %s", recordFile, err, what))
+		return rec
 	}
 	return rec
+}
+
+// fallback is what Load answers with when the record cannot be read: the
+// last good record this process knew (so the open buffers stay visible),
+// else an empty one.
+func (s *Store) fallback() (*Record, string) {
+	if last := s.cache.last(); last != nil {
+		return last, "the last record this process read"
+	}
+	return newRecord(), "an empty record"
 }
 
 // loadCorruptHook runs in Load between finding the record corrupt and
 // taking the lock; tests use it to slip a concurrent update in.
 var loadCorruptHook func()
 
+// errVanished is the "corruption" of a record file deleted while this
+// process was running.
+var errVanished = errors.New("the record file was deleted while editord was running")
+
 // loadLocked reads the record with the record lock held, moving a corrupt
 // file aside. An I/O error is returned rather than papered over with an
 // empty record, so that Update never writes an empty record over a good one
 // it merely failed to read.
+//
+// A record that is corrupt or was deleted is replaced by the last good one
+// this process read or wrote, if any, so that the open buffers it knows of
+// are not lost; only a process that never saw a good record starts empty.
 func (s *Store) loadLocked() (*Record, error) {
 	rec, corrupt, err := s.read()
 	if err != nil {
 		return nil, err
 	}
-	if corrupt != nil {
+	if corrupt == nil {
+		return rec, nil
+	}
+	if corrupt != errVanished {
 		s.quarantine(corrupt)
+	}
+	last := s.cache.last()
+	if last == nil {
 		return newRecord(), nil
 	}
-	return rec, nil
+	if err := s.write(last); err != nil {
+		s.warn(fmt.Sprintf("could not restore %s from memory: %v", recordFile, err))
+	} else {
+		s.warn(fmt.Sprintf("%s restored from this process's last good copy (%d open buffers kept)", recordFile, last.countBuffers()))
+	}
+	return last, nil
+}
+
+func (r *Record) countBuffers() int {
+	n := 0
+	for _, ses := range r.Sessions {
+		if ses != nil {
+			n += len(ses.Buffers)
+		}
+	}
+	return n
 }
 
 // read parses the record file. A missing file is an empty record; corrupt
@@ -128,11 +188,20 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 	res, err := s.jail.ReadFile(s.path(recordFile), 0)
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
+			if s.cache.last() != nil {
+				// Deleted while we were running: Load and Update put back
+				// the record this process last knew rather than forget
+				// every open buffer.
+				return nil, errVanished, nil
+			}
 			return newRecord(), nil, nil
 		}
 		return nil, nil, err
 	}
-	rec = newRecord()
+	// Into a zero record, so that a file without "format" ("null", "{}")
+	// is caught as corrupt instead of read as an empty record and then
+	// overwritten.
+	rec = &Record{}
 	if err := json.Unmarshal(res.Data, rec); err != nil {
 		return nil, err, nil
 	}
@@ -150,8 +219,11 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 
 // recordKey identifies one version of the record file. The file is only
 // ever replaced by rename, so a new version has a new inode or mtime.
-func (s *Store) recordKey() (fileKey, error) {
-	in, err := s.jail.Stat(s.path(recordFile))
+func (s *Store) recordKey() (fileKey, error) { return s.keyOf(recordFile) }
+
+// keyOf identifies one version of the state dir's file name.
+func (s *Store) keyOf(name string) (fileKey, error) {
+	in, err := s.jail.Stat(s.path(name))
 	if err != nil {
 		return fileKey{}, err
 	}
@@ -180,7 +252,7 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 	defer unlock()
 	rec, err := s.loadLocked()
 	if err != nil {
-		return nil, fmt.Errorf("reading the workspace record: %w", err)
+		return nil, s.recordError("read", err)
 	}
 	changed, err := fn(rec)
 	if err != nil {
@@ -189,15 +261,33 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 	if !changed {
 		return rec, nil
 	}
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
+	if err := s.write(rec); err != nil {
 		return nil, err
 	}
+	return rec, nil
+}
+
+// write replaces the record file with rec; called with the record lock
+// held.
+func (s *Store) write(rec *Record) error {
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
 	if _, err := s.jail.WriteFile(s.path(recordFile), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true}); err != nil {
-		return nil, fmt.Errorf("writing the workspace record: %w", err)
+		return s.recordError("written", err)
 	}
 	if key, err := s.recordKey(); err == nil {
 		s.cache.put(key, rec)
 	}
-	return rec, nil
+	return nil
+}
+
+// recordError says what went wrong with the record file in words a person
+// can act on, keeping the code of the cause.
+func (s *Store) recordError(what string, err error) error {
+	e := shell.AsError(err, s.path(recordFile))
+	return &shell.Error{Code: e.Code, Path: s.path(recordFile), Err: err,
+		Message: fmt.Sprintf("the shared workspace record %s could not be %s (%s); the files themselves are untouched, but open buffers and expanded folders cannot be recorded until the state dir %s is fixed",
+			s.path(recordFile), what, e.Message, s.dir)}
 }

@@ -1,0 +1,111 @@
+package editor
+
+// Deciding whether a classified change is ours or external. A change the
+// journal already explains is dropped at once. The others wait until the
+// writes lock (writing.go) has been taken after they were seen, which
+// makes the journal conclusive for them; they are then matched once more,
+// and what is still unexplained is reported. The wait runs on its own
+// goroutine, so the event loop goes on batching meanwhile, and changes
+// are decided in the order they were seen.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/editord/editord/shell"
+)
+
+// decide drops the echo of our own writes that the journal already holds
+// and queues the rest for the writes lock.
+func (ses *watchSession) decide(cands []*candidate) {
+	for _, c := range cands {
+		if !ses.isOwn(c) {
+			ses.waiting = append(ses.waiting, c)
+		}
+	}
+	if ses.quiet == nil && len(ses.waiting) > 0 {
+		ses.quiesce()
+	}
+}
+
+// quiesce starts a wait for the writes lock on behalf of every change
+// waiting now; changes queued meanwhile wait for the next one.
+func (ses *watchSession) quiesce() {
+	ch := make(chan error, 1)
+	ses.quiet, ses.covers = ch, len(ses.waiting)
+	go func() {
+		err := ses.s.quiesce(ses.ctx)
+		if err != nil && shell.CodeOf(err) != shell.CodeTimeout {
+			ses.s.sleep(ses.ctx, time.Second) // trouble with the state dir: do not spin
+		}
+		ch <- err
+	}()
+}
+
+// settle takes the outcome of the wait for the writes lock: on success the
+// changes it covers are decided, else the wait starts again.
+func (ses *watchSession) settle(err error) {
+	ses.quiet = nil
+	if err != nil {
+		if ses.ctx.Err() != nil {
+			return // the session is ending: finish decides what waits
+		}
+		if ses.lockWarns++; ses.lockWarns == 1 {
+			ses.s.warn(fmt.Sprintf("watcher: %d changes wait for %s, which writes of this service hold: %v; they are reported once those end", len(ses.waiting), writesLock, err))
+		}
+		ses.quiesce()
+		return
+	}
+	ses.lockWarns = 0
+	due := ses.waiting[:ses.covers:ses.covers]
+	ses.waiting = ses.waiting[ses.covers:]
+	ses.conclude(due)
+	if len(ses.waiting) > 0 {
+		ses.quiesce()
+	}
+}
+
+// settleAll decides every change still waiting when the session ends. The
+// wait for the writes lock is bounded by watchFinishWait; past it the
+// changes are reported anyway, since the next watcher will not see them.
+func (ses *watchSession) settleAll() {
+	ses.cancel() // a wait in flight ends; this one replaces it
+	if len(ses.waiting) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), watchFinishWait)
+	err := ses.s.quiesce(ctx)
+	cancel()
+	if err != nil {
+		ses.s.warn(fmt.Sprintf("watcher: stopping; %d changes are decided without %s (%v): a write of this service still in flight may be reported as external", len(ses.waiting), writesLock, err))
+	}
+	due := ses.waiting
+	ses.waiting = nil
+	ses.conclude(due)
+}
+
+// conclude reports the changes that the journal, read now, does not
+// explain. It is called after the writes lock was taken later than the
+// changes were seen.
+func (ses *watchSession) conclude(cands []*candidate) {
+	ses.syncOwn()
+	var due []*candidate
+	for _, c := range cands {
+		if !ses.isOwn(c) {
+			due = append(due, c)
+		}
+	}
+	if len(due) > 0 {
+		ses.report(due)
+	}
+}
+
+// isOwn reports (and accounts for) a change that is the echo of our write.
+func (ses *watchSession) isOwn(c *candidate) bool {
+	if !ses.own.match(ses.root, c) {
+		return false
+	}
+	ses.account(c)
+	return true
+}

@@ -1,0 +1,231 @@
+package editor
+
+// One watched root: the state of a session of the watcher (what is
+// watched, known, batched and waiting) and the loop that feeds it events
+// until the active root changes or the watcher stops. watch.go elects the
+// process and starts sessions; the other watch_*.go files are its parts.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
+)
+
+type watchSession struct {
+	s     *Service
+	ws    *watchState
+	own   *ownTracker
+	root  string
+	w     *shell.Watcher
+	limit int
+	// state is the state dir's root-relative path when it lies inside the
+	// root ("" otherwise): its files change with every event, so watching
+	// it would feed the journal to itself.
+	state string
+
+	watched   map[string]bool // folders watched (root-relative, "" the root)
+	order     []string        // watched folders in the order added
+	prio      map[string]bool // folders of buffers and expanded folders
+	dirs      map[string]bool // folders of the root seen by walks (not ignored)
+	unwatched map[string]bool // folders in dirs that the budget left out
+	known     map[string]bool // files known to exist
+	// ghosts are names that were created and gone again when their batch
+	// was processed (temp files); the remove event may come in the next
+	// batch, and must not read as the delete of a file that existed.
+	ghosts   map[string]time.Time
+	warnedAt int // unwatched count last warned about
+
+	buffers    map[string]bool
+	cache      map[string][]byte
+	cacheBytes int
+	recent     map[string]string // path → version last accounted for
+	recTok     int64
+
+	pend      map[string]*pending
+	firstPend time.Time
+	lastPend  time.Time
+	rootGone  bool
+	overflow  bool
+
+	// ctx ends with the session; it bounds the wait for the writes lock.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// waiting are classified changes not yet known to be ours or external,
+	// in the order seen, until the writes lock says the journal is
+	// conclusive for them (watch_decide.go).
+	waiting []*candidate
+	// quiet delivers the result of the wait for the writes lock in flight
+	// (nil when none is), which covers the first covers of waiting.
+	quiet     chan error
+	covers    int
+	lockWarns int // waits for the writes lock that failed in a row
+}
+
+func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) (*watchSession, error) {
+	w, err := s.jail.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	ses := &watchSession{
+		s: s, ws: ws, own: own, root: root, w: w,
+		watched: map[string]bool{}, prio: map[string]bool{}, dirs: map[string]bool{},
+		unwatched: map[string]bool{}, known: map[string]bool{}, ghosts: map[string]time.Time{},
+		buffers: map[string]bool{}, cache: map[string][]byte{}, recent: map[string]string{},
+		pend: map[string]*pending{},
+	}
+	ses.ctx, ses.cancel = context.WithCancel(context.Background())
+	budget, ok := shell.InotifyBudget()
+	if !ok {
+		budget = defaultInotifyBudget
+	}
+	ses.limit = max(budget-max(budget/4, 512), 64)
+	ws.mu.Lock()
+	if ws.limit > 0 {
+		ses.limit = ws.limit
+	}
+	ws.mu.Unlock()
+	if r, ok := ses.rel(s.store.Dir()); ok {
+		if r == "" {
+			w.Close()
+			return nil, fmt.Errorf("the state dir is the workspace root; put it elsewhere")
+		}
+		ses.state = r
+	}
+	if err := ses.start(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return ses, nil
+}
+
+func (ses *watchSession) abs(rel string) string {
+	if rel == "" {
+		return ses.root
+	}
+	return ses.root + "/" + rel
+}
+
+// rel is the root-relative form of an absolute path; ok is false outside
+// the root.
+func (ses *watchSession) rel(abs string) (string, bool) {
+	r := stored(ses.root, abs)
+	if strings.HasPrefix(r, "/") {
+		return "", false
+	}
+	return r, true
+}
+
+func (ses *watchSession) status() {
+	ses.ws.set(WatcherStatus{Elected: true, Root: ses.root, Watched: len(ses.watched), Uncovered: len(ses.unwatched), Limit: ses.limit})
+}
+
+// run processes events until ctx ends, the active root changes or the root
+// goes away.
+func (ses *watchSession) run(ctx context.Context) {
+	defer context.AfterFunc(ctx, ses.cancel)()
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	lastRec := time.Now()
+	events := ses.w.Events()
+	for {
+		select {
+		case <-ctx.Done():
+			ses.finish()
+			return
+		case ev, ok := <-events:
+			if !ok {
+				ses.finish()
+				return
+			}
+			ses.onEvent(ev)
+			continue
+		case err := <-ses.w.Errors():
+			if err == shell.ErrWatchOverflow {
+				ses.overflow = true
+			} else {
+				ses.s.warn(fmt.Sprintf("watcher: %v", err))
+			}
+		case err := <-ses.quiet:
+			ses.settle(err)
+		case <-tick.C:
+		}
+		now := time.Now()
+		ses.syncOwn()
+		if ses.overflow {
+			ses.overflow = false
+			ses.s.warn(fmt.Sprintf("watcher: the kernel dropped events under %s; rescanning", ses.root))
+			ses.rescan()
+			ses.flush()
+		} else if len(ses.pend) > 0 && (now.Sub(ses.lastPend) >= watchQuiet || now.Sub(ses.firstPend) >= watchMaxDelay) {
+			ses.flush()
+		}
+		if ses.rootGone {
+			ses.finish()
+			return
+		}
+		if now.Sub(lastRec) >= watchRecordPoll {
+			lastRec = now
+			if !ses.pollRecord() {
+				ses.finish()
+				return
+			}
+			if len(ses.pend) == 0 && len(ses.waiting) == 0 {
+				ses.own.prune(now)
+			}
+		}
+	}
+}
+
+// syncOwn reads our new journal events, and warns when some were dropped
+// from the journal before the watcher could read them.
+func (ses *watchSession) syncOwn() {
+	if ses.own.sync() {
+		ses.s.warn(fmt.Sprintf("watcher: the change journal dropped events before the watcher read them (changes_kept %d is small for this rate of writes); "+
+			"the echo of some writes of this service may be reported as external", ses.s.cfg.Limits.ChangesKept))
+	}
+}
+
+// finish decides what is still batched or waiting before the session
+// ends: those are real changes, and the next watcher will not see them.
+func (ses *watchSession) finish() {
+	if len(ses.pend) > 0 {
+		ses.flush()
+	}
+	ses.settleAll()
+}
+
+func (ses *watchSession) close() {
+	ses.cancel()
+	ses.w.Close()
+}
+
+// pollRecord follows the record: false when the active root moved away.
+func (ses *watchSession) pollRecord() bool {
+	tok := ses.s.store.RecordChanged()
+	if tok == ses.recTok {
+		return true
+	}
+	ses.recTok = tok
+	rec := ses.s.store.Load()
+	if rec.ActiveRoot != "" && rec.ActiveRoot != ses.root {
+		return false
+	}
+	ses.loadSession(rec)
+	ses.ensurePrio()
+	ses.loadCache()
+	ses.status()
+	return true
+}
+
+// skip reports paths the watcher never looks at: .git (git's own files)
+// and the state dir.
+func (ses *watchSession) skip(rel string) bool {
+	return hasDotGit(rel) || (ses.state != "" && workspace.Within(rel, ses.state))
+}
+
+func hasDotGit(rel string) bool { return slices.Contains(strings.Split(rel, "/"), ".git") }
