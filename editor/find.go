@@ -2,9 +2,6 @@ package editor
 
 import (
 	"context"
-	"runtime"
-	"sync"
-	"weak"
 
 	"github.com/editord/editord/search"
 )
@@ -56,7 +53,7 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 		limit = findLimitCap
 	}
 	untracked := req.IncludeUntracked == nil || *req.IncludeUntracked
-	res, err := s.searchEngine().Find(ctx, root, search.FindOptions{
+	res, err := s.find.Find(ctx, root, search.FindOptions{
 		Query:            req.Query,
 		Limit:            limit,
 		IncludeUntracked: untracked,
@@ -70,33 +67,4 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 		out.Matches[i] = FindMatch(m)
 	}
 	return out, nil
-}
-
-// engines holds one search engine (and its per-root caches) per Service,
-// without keeping a closed Service alive.
-var engines sync.Map // weak.Pointer[Service] -> *search.Engine
-
-// closeSearch releases the search engine's watches (one inotify instance
-// per cached root). Service.Close should call it; until then a closed
-// Service's watches go when it is garbage collected.
-func (s *Service) closeSearch() {
-	if e, ok := engines.LoadAndDelete(weak.Make(s)); ok {
-		e.(*search.Engine).Close()
-	}
-}
-
-func (s *Service) searchEngine() *search.Engine {
-	key := weak.Make(s)
-	if e, ok := engines.Load(key); ok {
-		return e.(*search.Engine)
-	}
-	e, loaded := engines.LoadOrStore(key, search.New(s.jail))
-	if !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[Service]) {
-			if e, ok := engines.LoadAndDelete(k); ok {
-				e.(*search.Engine).Close()
-			}
-		}, key)
-	}
-	return e.(*search.Engine)
 }

@@ -63,7 +63,7 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	case max > searchMaxCap:
 		max = searchMaxCap
 	}
-	res, err := s.searchEngine().Search(ctx, root, search.SearchOptions{
+	res, err := s.find.Search(ctx, root, search.SearchOptions{
 		Pattern:      req.Pattern,
 		MatchOptions: search.MatchOptions{Literal: req.Literal, IgnoreCase: req.IgnoreCase, WholeWord: req.WholeWord},
 		Include:      req.IncludeGlob,

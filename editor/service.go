@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
@@ -31,7 +32,8 @@ type Service struct {
 	store *workspace.Store
 	start string // canonical --root
 	warn  func(string)
-	watch *watchState // the filesystem watcher's status (watch.go)
+	watch *watchState    // the filesystem watcher's status (watch.go)
+	find  *search.Engine // find and search, with their per-root caches
 }
 
 // New opens the jail and the state dir.
@@ -78,7 +80,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
 	if _, err := store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
 		if r.ActiveRoot != "" {
 			return false, nil
@@ -111,6 +113,7 @@ func DefaultStateDir(jailRoot string) string {
 
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
+	s.find.Close()
 	s.store.Close()
 	return s.jail.Close()
 }
