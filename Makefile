@@ -19,9 +19,19 @@ test-short:
 bench: build
 	./testdata/bench/run.sh
 
-# Serve the sample workspace over MCP on stdio (what an MCP client spawns).
+# Serve a copy of the sample workspace over MCP on stdio (what an MCP client
+# spawns); edits land in .state/sample, never in the tracked testdata.
 run: build
-	$(BIN) serve --root testdata/sample --state-dir .state/sample
+	@mkdir -p .state && [ -d .state/sample ] || cp -r testdata/sample .state/sample
+	$(BIN) serve --root .state/sample --state-dir .state/record
+
+# The long versions of the stress suites (docs/reliability.md), bounded in
+# time: the jail fuzzer for FUZZTIME, then every suite at full size
+# (EDITORD_STRESS=long). `make test` runs the quick versions.
+FUZZTIME ?= 3m
+stress:
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzJailPaths$$' -fuzztime $(FUZZTIME) ./editor
+	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 
 # Regenerate the golden tool schemas after changing a request or response type.
 schemas:
