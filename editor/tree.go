@@ -95,7 +95,12 @@ func (s *Service) Tree(ctx context.Context, req *TreeRequest) (*TreeResponse, er
 		}
 	}
 	w := &treeWalk{s: s, root: root}
-	entries, err := w.list(l.abs, depth)
+	d, err := s.jail.OpenDir(l.abs)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := w.list(d, l.abs, depth)
+	d.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +134,14 @@ type treeWalk struct {
 	truncated bool
 }
 
-func (w *treeWalk) list(abs string, depth int) ([]TreeEntry, error) {
-	ents, err := w.s.jail.ReadDir(abs)
+// list lists the open folder d (abs as the caller named it) and, through
+// its handle, the folders beneath it: each level costs a lookup or two, not
+// a resolution of its whole path from the root.
+func (w *treeWalk) list(d *shell.Dir, abs string, depth int) ([]TreeEntry, error) {
+	// One entry past the cap is enough to know the listing is truncated;
+	// noise folders are skipped without counting, and a folder holds at
+	// most one of each name.
+	ents, _, err := d.ReadDirLimit(treeCap - w.n + 1 + len(w.s.cfg.Walk.Noise))
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +158,11 @@ func (w *treeWalk) list(abs string, depth int) ([]TreeEntry, error) {
 		childAbs := abs + "/" + e.Name
 		te := TreeEntry{Name: e.Name, Path: stored(w.root, childAbs), Kind: e.Kind, Size: e.Size, Mtime: e.ModTime}
 		if e.Kind == shell.KindDir && depth > 1 {
-			if kids, err := w.list(childAbs, depth-1); err == nil {
-				te.Children = kids
+			if sub, err := d.Sub(e.Name); err == nil {
+				if kids, err := w.list(sub, childAbs, depth-1); err == nil {
+					te.Children = kids
+				}
+				sub.Close()
 			}
 		}
 		out = append(out, te)

@@ -94,7 +94,7 @@ func classify(err error, path string) *Error {
 			Message: fmt.Sprintf("%s is a folder; pass a file path", path)}
 	case errors.Is(err, syscall.ELOOP):
 		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
-			Message: fmt.Sprintf("%s goes through too many levels of symbolic links (a loop?)", path)}
+			Message: fmt.Sprintf("%s goes through too many levels of symbolic links (a loop, or a link being replaced while it was followed: try again)", path)}
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,
 			Message: fmt.Sprintf("path is too long: %.80s…", path)}

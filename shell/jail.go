@@ -9,11 +9,14 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Config is the jail's part of the configuration.
@@ -187,16 +190,27 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 	pending := splitPath(relOrEmpty(rel))
 	var done []string
 	hops := 0
+	// cur is the folder done names, held open so that each step looks up
+	// one name: resolving a path of n components costs O(n) lookups, not
+	// the O(n²) of looking up every prefix from the root (a 1,000-level
+	// path took seconds per call that way).
+	cur := r.root
+	reset := func() {
+		if cur != r.root {
+			cur.Close()
+		}
+		cur = r.root
+	}
+	defer reset()
 	for len(pending) > 0 {
 		name := pending[0]
 		pending = pending[1:]
-		cand := path.Join(append(append([]string{}, done...), name)...)
 		last := len(pending) == 0
 		if last && !followLast {
 			done = append(done, name)
 			break
 		}
-		fi, err := r.root.Lstat(cand)
+		fi, err := cur.Lstat(name)
 		if err != nil {
 			// The rest does not exist (yet): keep it as written and let the
 			// operation report not_found or create it.
@@ -206,16 +220,45 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			done = append(done, name)
+			if last {
+				continue
+			}
+			if !fi.IsDir() {
+				// A file: nothing exists beneath it.
+				done = append(done, pending...)
+				break
+			}
+			next, err := openDirRoot(cur, name)
+			if err != nil {
+				// Gone or swapped meanwhile: nothing exists beneath it.
+				done = append(done, pending...)
+				break
+			}
+			reset()
+			cur = next
 			continue
 		}
 		hops++
 		if hops > maxSymlinkHops {
 			return target{}, Errorf(CodeInvalidArgument, abs, "%s goes through more than %d symbolic links (a loop?)", abs, maxSymlinkHops)
 		}
-		dest, err := r.root.Readlink(cand)
-		if err != nil {
+		dest, err := cur.Readlink(name)
+		switch {
+		case errors.Is(err, syscall.EINVAL):
+			// No longer a symlink: swapped meanwhile. Look at it again (the
+			// hop count bounds the retries).
+			pending = append([]string{name}, pending...)
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			done = append(done, name)
+			done = append(done, pending...)
+			pending = nil
+			continue
+		case err != nil:
 			return target{}, AsError(err, abs)
 		}
+		cand := path.Join(path.Join(done...), name)
+		reset() // the link's target is resolved from the root again
 		var destRel string
 		if filepath.IsAbs(dest) {
 			dest = filepath.Clean(dest)
@@ -247,6 +290,15 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 		t.rel = "."
 	}
 	return t, nil
+}
+
+// openDirRoot opens the folder rel of r as a Root of its own. os.Root's
+// OpenRoot opens its last component without O_DIRECTORY, so a FIFO there
+// blocks the call until a writer comes (forever, usually). With "rel/."
+// every named component is an intermediate one, which os.Root opens with
+// O_DIRECTORY: anything but a folder fails at once with not a directory.
+func openDirRoot(r *os.Root, rel string) (*os.Root, error) {
+	return r.OpenRoot(rel + "/.")
 }
 
 func relOrEmpty(rel string) string {
@@ -287,7 +339,7 @@ func (j *Jail) Denied(abs string, isDir bool) bool {
 // checkAccess refuses deny-glob matches, under the name the caller used and
 // under the resolved one, and writes inside .git.
 func (j *Jail) checkAccess(t target, lexRel string, isDir, write bool) error {
-	if j.denied(lexRel, isDir) || j.denied(t.rel, isDir) {
+	if j.denied(lexRel, isDir) || (t.rel != lexRel && j.denied(t.rel, isDir)) {
 		return Errorf(CodeDenied, t.abs, "%s matches a deny rule in the jail configuration; it cannot be read, listed or changed", t.abs)
 	}
 	if write && (hasSegment(lexRel, ".git") || hasSegment(t.rel, ".git")) {

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // WriteOptions tunes WriteFile.
@@ -66,7 +68,7 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 			return Info{}, err
 		}
 	}
-	d, err := t.r.root.OpenRoot(dir)
+	d, err := openDirRoot(t.r.root, dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Info{}, Errorf(CodeNotFound, t.abs, "the folder of %s does not exist; create it first (editor::create kind folder) or save without a guard", t.abs)
@@ -131,7 +133,88 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	if err != nil {
 		return Info{}, AsError(err, t.abs)
 	}
+	sweepStaleTemps(d, t.r.path+"/"+dir)
 	return infoOf(fi), nil
+}
+
+// A writer killed between creating its temp file and renaming it (SIGKILL,
+// a crash, power loss) leaves the temp file behind. Listings hide such
+// files; the next successful write in the same folder removes those older
+// than staleTempAge, which no live writer's temp file is (a save writes its
+// temp file and renames it within moments). One process looks at a folder
+// at most once every sweepEvery, so a save in a folder of 200,000 entries
+// does not list it every time.
+const (
+	staleTempAge = time.Minute
+	sweepEvery   = 10 * time.Minute
+	sweepsKept   = 4096
+)
+
+var sweeps struct {
+	sync.Mutex
+	last map[string]time.Time // folder (real path) -> last sweep
+}
+
+// sweepStaleTemps removes editord's own stale temp files from the folder d
+// (key names it). It reads the folder in batches, so memory stays small
+// however many entries it has, and touches only regular files whose names
+// have exactly the shape createTemp gives them.
+func sweepStaleTemps(d *os.Root, key string) {
+	now := time.Now()
+	sweeps.Lock()
+	if sweeps.last == nil || len(sweeps.last) >= sweepsKept {
+		sweeps.last = map[string]time.Time{}
+	}
+	if at, ok := sweeps.last[key]; ok && now.Sub(at) < sweepEvery {
+		sweeps.Unlock()
+		return
+	}
+	sweeps.last[key] = now
+	sweeps.Unlock()
+	f, err := d.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			if !isOwnTempName(name) {
+				continue
+			}
+			fi, err := d.Lstat(name)
+			if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < staleTempAge {
+				continue
+			}
+			d.Remove(name)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// isOwnTempName is IsTempName made strict for deleting: "." + a name +
+// ".editord-" + 12 lowercase hex digits + ".tmp", as createTemp makes them.
+func isOwnTempName(name string) bool {
+	if !IsTempName(name) {
+		return false
+	}
+	stem := strings.TrimSuffix(name, ".tmp")
+	i := strings.LastIndex(stem, tempMarker)
+	if i < 1 {
+		return false
+	}
+	hexPart := stem[i+len(tempMarker):]
+	if len(hexPart) != 12 {
+		return false
+	}
+	for _, c := range hexPart {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func createTemp(d *os.Root, base string) (string, *os.File, error) {
