@@ -256,9 +256,41 @@ func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
 		sortEntries(idx.Entries)
 	}
 	// A folder that held tracked files and is now this file's parent path,
-	// or files under a path that is now a file, would make a broken tree.
+	// or files under a path that is now a file, would make a broken tree
+	// (duplicate entries): the new entry replaces both, as git's does.
 	removeUnder(idx, path)
+	removeAncestors(idx, path)
 	return nil
+}
+
+// removeAncestors drops file entries at any folder above path (a file
+// replaced by a folder holding path).
+func removeAncestors(idx *Index, path string) {
+	anc := ancestors(path)
+	if len(anc) == 0 {
+		return
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !anc[e.Path] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+}
+
+// ancestors is the set of folders above path ("a/b/c" → a, a/b).
+func ancestors(path string) map[string]bool {
+	var out map[string]bool
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[path[:i]] = true
+		}
+	}
+	return out
 }
 
 // removeUnder drops entries under path/ (a folder replaced by a file).
@@ -359,16 +391,22 @@ func (r *Repo) stagePaths(idx *Index, headTree plumbing.Hash, paths []string) (*
 		}
 	}
 	// The commit: HEAD, plus the selected paths as the index now has them.
+	// A HEAD file standing where a selected path needs a folder is replaced
+	// by that folder, as git does; keeping both would duplicate the name.
 	commit := &Index{Version: idx.Version}
-	for p, e := range headFiles {
-		if !selected(p) {
-			commit.Entries = append(commit.Entries, IndexEntry{Mode: e.mode, Hash: e.hash, Path: p})
-		}
-	}
+	folders := map[string]bool{}
 	for _, e := range idx.Entries {
 		if e.Stage() == 0 && selected(e.Path) {
 			e.XFlags &^= xflagIntentToAdd
 			commit.Entries = append(commit.Entries, e)
+			for a := range ancestors(e.Path) {
+				folders[a] = true
+			}
+		}
+	}
+	for p, e := range headFiles {
+		if !selected(p) && !folders[p] {
+			commit.Entries = append(commit.Entries, IndexEntry{Mode: e.mode, Hash: e.hash, Path: p})
 		}
 	}
 	sortEntries(commit.Entries)

@@ -267,14 +267,27 @@ func isLink(p string) bool {
 	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
+// TestStatusPropertyRegressions replays sequences that once failed: seed
+// 1796051649769915232, step 48 committed a file turned folder by path and
+// wrote a tree with the old file and the new folder under one name.
+func TestStatusPropertyRegressions(t *testing.T) {
+	needGit(t)
+	t.Setenv("GITOPS_SEED", "1796051649769915232")
+	TestStatusProperty(t)
+}
+
 func TestStatusProperty(t *testing.T) {
 	needGit(t)
 	seqs := 200
 	if testing.Short() {
 		seqs = 40
 	}
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("GITOPS_SEED"); s != "" {
+	// A fixed seed keeps CI deterministic; GITOPS_SEED=random explores new
+	// sequences, and any seed a run prints reproduces it.
+	seed := int64(20261130)
+	if s := os.Getenv("GITOPS_SEED"); s == "random" {
+		seed = time.Now().UnixNano()
+	} else if s != "" {
 		fmt.Sscan(s, &seed)
 	}
 	t.Logf("seed %d (GITOPS_SEED=%d reproduces)", seed, seed)
