@@ -51,33 +51,53 @@ func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCom
 	if strings.TrimSpace(req.Message) == "" {
 		return nil, invalid("message is empty; say what the commit does, e.g. \"Add retry to the HTTP client\"")
 	}
+	var out *GitCommitResponse
+	err := s.gitWrite(ctx, false, func(root string, r *gitops.Repo) error {
+		opt := gitops.CommitOptions{Message: req.Message, StageAll: req.StageAll == nil || *req.StageAll}
+		for _, p := range req.Paths {
+			rel, err := s.gitSelection(root, r, p)
+			if err != nil {
+				return err
+			}
+			opt.Paths = append(opt.Paths, rel)
+		}
+		res, err := r.Commit(ctx, opt)
+		if err != nil {
+			return err
+		}
+		out = &GitCommitResponse{Committed: res.Committed, SHA: res.SHA, Summary: res.Summary}
+		return nil
+	})
+	return out, err
+}
+
+// gitWrite opens the repository and runs fn under the git lock, which
+// serializes the git writes of every process on the state dir (git's own
+// .lock files guard against other programs). A write that changes worktree
+// files (stash, pull) also holds the write lock until its events are
+// journaled, so the watcher does not report them again as external; commit
+// and undo-commit change only .git, which the watcher skips.
+func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root string, r *gitops.Repo) error) error {
 	root, r, err := s.gitRepo()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
-	opt := gitops.CommitOptions{Message: req.Message, StageAll: req.StageAll == nil || *req.StageAll}
-	for _, p := range req.Paths {
-		rel, err := s.gitSelection(root, r, p)
+	if worktree {
+		done, err := s.writing(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		opt.Paths = append(opt.Paths, rel)
+		defer done()
 	}
 	unlock, err := s.store.Lock(ctx, gitLockName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer unlock()
-	res, err := r.Commit(ctx, opt)
-	if err != nil {
-		return nil, err
-	}
-	return &GitCommitResponse{Committed: res.Committed, SHA: res.SHA, Summary: res.Summary}, nil
+	return fn(root, r)
 }
 
-// gitLockName serializes the git writes of every process on the state dir
-// (git's own .lock files guard against other programs).
 const gitLockName = "git.lock"
 
 // gitSelection maps a path that may name the root or a folder (a commit
@@ -100,21 +120,16 @@ func (s *Service) gitSelection(root string, r *gitops.Repo, p string) (string, e
 }
 
 func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) (*GitUndoCommitResponse, error) {
-	_, r, err := s.gitRepo()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	unlock, err := s.store.Lock(ctx, gitLockName)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	sha, msg, err := r.UndoCommit(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &GitUndoCommitResponse{UndoneSHA: sha, Message: msg}, nil
+	var out *GitUndoCommitResponse
+	err := s.gitWrite(ctx, false, func(_ string, r *gitops.Repo) error {
+		sha, msg, err := r.UndoCommit(ctx)
+		if err != nil {
+			return err
+		}
+		out = &GitUndoCommitResponse{UndoneSHA: sha, Message: msg}
+		return nil
+	})
+	return out, err
 }
 
 type GitStashRequest struct {
@@ -143,30 +158,18 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 	if req.Action != "push" && req.Action != "pop" {
 		return nil, invalid("action must be push or pop, not %q", req.Action)
 	}
-	root, r, err := s.gitRepo()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	// Stash rewrites worktree files: hold the write lock until its events
-	// are journaled, so the watcher does not report them as external.
-	done, err := s.writing(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	unlock, err := s.store.Lock(ctx, gitLockName)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	ev := s.gitEvents(ctx, root, r, "editor::git::stash")
-	res, err := r.Stash(ctx, gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, OnTouch: ev.add})
-	ev.flush()
-	if err != nil {
-		return nil, err
-	}
-	return &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary}, nil
+	var out *GitStashResponse
+	err := s.gitWrite(ctx, true, func(root string, r *gitops.Repo) error {
+		ev := s.gitEvents(ctx, root, r, "editor::git::stash")
+		res, err := r.Stash(ctx, gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, OnTouch: ev.add})
+		ev.flush()
+		if err != nil {
+			return err
+		}
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary}
+		return nil
+	})
+	return out, err
 }
 
 // gitEventSink turns the files a git operation touched into change
@@ -229,34 +232,21 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 	if req.Action != "fetch" && req.Action != "pull" && req.Action != "push" {
 		return nil, invalid("action must be fetch, pull or push, not %q", req.Action)
 	}
-	root, r, err := s.gitRepo()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	if req.Action == "pull" {
-		// A pull rewrites worktree files (fetch and push touch only .git):
-		// hold the write lock until its events are journaled.
-		done, err := s.writing(ctx)
+	var out *GitSyncResponse
+	// A pull rewrites worktree files; fetch and push touch only .git.
+	err := s.gitWrite(ctx, req.Action == "pull", func(root string, r *gitops.Repo) error {
+		ev := s.gitEvents(ctx, root, r, "editor::git::sync")
+		res, err := r.Sync(ctx, gitops.SyncOptions{
+			Action:  req.Action,
+			Timeout: time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
+			OnTouch: ev.add,
+		})
+		ev.flush()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		defer done()
-	}
-	unlock, err := s.store.Lock(ctx, gitLockName)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	ev := s.gitEvents(ctx, root, r, "editor::git::sync")
-	res, err := r.Sync(ctx, gitops.SyncOptions{
-		Action:  req.Action,
-		Timeout: time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
-		OnTouch: ev.add,
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind}
+		return nil
 	})
-	ev.flush()
-	if err != nil {
-		return nil, err
-	}
-	return &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind}, nil
+	return out, err
 }
