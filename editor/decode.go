@@ -92,6 +92,20 @@ func quoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
+// countArg applies the rules every "how many" field shares: negative is
+// invalid, 0 (absent) is the configured default, above cap is cap.
+func countArg(field string, v, def, cap int) (int, error) {
+	switch {
+	case v < 0:
+		return 0, invalid("%s must be 1 or more, not %d", field, v)
+	case v == 0:
+		return def, nil
+	case v > cap:
+		return cap, nil
+	}
+	return v, nil
+}
+
 func invalid(format string, args ...any) error {
 	return &shell.Error{Code: shell.CodeInvalidArgument, Message: fmt.Sprintf(format, args...)}
 }

@@ -43,14 +43,9 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 	if err != nil {
 		return nil, err
 	}
-	limit := req.Limit
-	switch {
-	case limit < 0:
-		return nil, invalid("limit must be 1 or more, not %d", limit)
-	case limit == 0:
-		limit = s.cfg.Limits.FindLimit
-	case limit > findLimitCap:
-		limit = findLimitCap
+	limit, err := countArg("limit", req.Limit, s.cfg.Limits.FindLimit, findLimitCap)
+	if err != nil {
+		return nil, err
 	}
 	untracked := req.IncludeUntracked == nil || *req.IncludeUntracked
 	res, err := s.find.Find(ctx, root, search.FindOptions{

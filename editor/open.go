@@ -1,9 +1,7 @@
 package editor
 
 import (
-	"bytes"
 	"context"
-	"unicode/utf8"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -50,13 +48,10 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 	if res.Truncated {
 		data = cutUTF8(data, len(data))
 	}
-	// NUL anywhere, not only in the first 8 KiB: content that editor::save
-	// would refuse must not be handed out as an editable text buffer.
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, binaryError(l, "has a NUL byte")
-	}
-	if !utf8.Valid(data) {
-		return nil, binaryError(l, "is not valid UTF-8")
+	// The same test as editor::save's, NUL anywhere included: content that
+	// save would refuse must not be handed out as an editable text buffer.
+	if !isText(data) {
+		return nil, binaryError(l, "has a NUL byte or is not valid UTF-8")
 	}
 	out := &OpenResponse{
 		Path:      l.stored,

@@ -165,7 +165,7 @@ func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []
 		}
 		return s.write(ctx, root, l, cur, content, true)
 	}
-	if shell.IsBinary(cur.data) || !utf8.Valid(cur.data) {
+	if !isText(cur.data) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary on disk (NUL byte or invalid UTF-8); editor::save will not overwrite it", display(l.stored))
 	}
 	var ok bool

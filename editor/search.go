@@ -54,14 +54,9 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	if err != nil {
 		return nil, err
 	}
-	max := req.MaxMatches
-	switch {
-	case max < 0:
-		return nil, invalid("max_matches must be 1 or more, not %d", max)
-	case max == 0:
-		max = s.cfg.Limits.SearchMaxMatches
-	case max > searchMaxCap:
-		max = searchMaxCap
+	max, err := countArg("max_matches", req.MaxMatches, s.cfg.Limits.SearchMaxMatches, searchMaxCap)
+	if err != nil {
+		return nil, err
 	}
 	res, err := s.find.Search(ctx, root, search.SearchOptions{
 		Pattern:      req.Pattern,

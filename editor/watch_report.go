@@ -5,9 +5,7 @@ package editor
 
 import (
 	"context"
-	"unicode/utf8"
 
-	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
 
@@ -28,8 +26,6 @@ func (ses *watchSession) report(cands []*candidate) {
 	ses.s.emit(context.Background(), evs...)
 }
 
-func isTextData(b []byte) bool { return !shell.IsBinary(b) && utf8.Valid(b) }
-
 // event builds the editor::changed event of an external change: with a
 // real patch when the content before is known (an open buffer, or nothing
 // for a new file), with the version and no counts otherwise.
@@ -42,15 +38,15 @@ func (ses *watchSession) event(c *candidate) workspace.Event {
 		from := c.from
 		ev.From = &from
 	case "deleted":
-		if haveBefore && !c.isDir && isTextData(before) {
+		if haveBefore && !c.isDir && isText(before) {
 			ev = ses.s.changeEvent(ses.root, l, "external", "deleted", before, nil)
 		}
 	case "created":
-		if c.data != nil && isTextData(c.data) {
+		if c.data != nil && isText(c.data) {
 			ev = ses.s.changeEvent(ses.root, l, "external", "created", nil, c.data)
 		}
 	case "modified":
-		if haveBefore && c.data != nil && isTextData(before) && isTextData(c.data) {
+		if haveBefore && c.data != nil && isText(before) && isText(c.data) {
 			ev = ses.s.changeEvent(ses.root, l, "external", "modified", before, c.data)
 		}
 	}
