@@ -425,15 +425,15 @@ func (r *Repo) changeCounts(headTree plumbing.Hash, commitIdx *Index) (files, ad
 		files++
 		var before, after []byte
 		if !c.headHash.IsZero() && isRegular(c.headMode) {
-			if n, err := r.blobSize(c.headHash); err == nil && n < 1<<20 {
-				before, _ = r.readBlob(c.headHash)
+			if obj, err := r.object(c.headHash, plumbing.BlobObject, 1<<20); err == nil && !obj.skipped {
+				before = obj.data
 			}
 		}
 		if c.pos >= 0 {
 			e := &commitIdx.Entries[c.pos]
 			if isRegular(normalMode(e.Mode)) {
-				if n, err := r.blobSize(e.Hash); err == nil && n < 1<<20 {
-					after, _ = r.readBlob(e.Hash)
+				if obj, err := r.object(e.Hash, plumbing.BlobObject, 1<<20); err == nil && !obj.skipped {
+					after = obj.data
 				}
 			}
 		}

@@ -26,7 +26,7 @@ const (
 // a file git does not track (then the sides are empty). A path absent on
 // both sides is not_found. maxBytes bounds each side (too_large).
 func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Side, untracked bool, err error) {
-	idx, err := r.readIndex()
+	idx, err := r.sharedIndex()
 	if err != nil {
 		return before, after, false, err
 	}

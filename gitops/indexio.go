@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -49,6 +50,51 @@ func (r *Repo) readIndex() (*Index, error) {
 	idx.MtimeSec, idx.MtimeNsec = st.MtimeSec, st.MtimeNsec
 	return idx, nil
 }
+
+// sharedIndex is readIndex for callers that only read: the parsed index is
+// kept per repository and reused while the file is the same one (git and
+// editord both replace the index by renaming a new file over it, so a
+// change is a new inode, size or time). Parsing a 60,000-entry index costs
+// more than the rest of a hunks call; callers must not modify what they get.
+func (r *Repo) sharedIndex() (*Index, error) {
+	fi, err := r.gfs.Stat("index")
+	if err != nil {
+		return r.readIndex()
+	}
+	// Keyed by the stat taken before reading: content read after it is as
+	// new or newer, and a newer file shows a different stat next time.
+	st := shell.StatOf(fi)
+	indexCache.Lock()
+	c, ok := indexCache.m[r.gitDir]
+	indexCache.Unlock()
+	if ok && c.st == st {
+		return c.idx, nil
+	}
+	idx, err := r.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	indexCache.Lock()
+	if indexCache.m == nil || len(indexCache.m) >= indexCacheMax {
+		indexCache.m = map[string]cachedIndex{}
+	}
+	indexCache.m[r.gitDir] = cachedIndex{st: st, idx: idx}
+	indexCache.Unlock()
+	return idx, nil
+}
+
+type cachedIndex struct {
+	st  shell.FileStat
+	idx *Index
+}
+
+var indexCache struct {
+	sync.Mutex
+	m map[string]cachedIndex
+}
+
+// indexCacheMax bounds the repositories whose index is kept.
+const indexCacheMax = 8
 
 func readCapped(r io.Reader, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, n))

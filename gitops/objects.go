@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // hashObject is git's object name: SHA-1 of "<type> <size>\0<content>".
@@ -134,19 +133,11 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if h == emptyTree || h.IsZero() {
 		return nil, nil
 	}
-	obj, err := r.st.EncodedObject(plumbing.TreeObject, h)
+	obj, err := r.object(h, plumbing.TreeObject, 0)
 	if err != nil {
-		return nil, gitErr(r.top, "read tree "+h.String(), err)
+		return nil, err
 	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, gitErr(r.top, "read tree "+h.String(), err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, gitErr(r.top, "read tree "+h.String(), err)
-	}
+	data := obj.data
 	var out []treeEntry
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
@@ -243,29 +234,54 @@ func (r *Repo) lookupPath(h plumbing.Hash, p string) (treeEntry, bool, error) {
 
 // readBlob reads a blob whole.
 func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := r.st.EncodedObject(plumbing.BlobObject, h)
-	if err != nil {
-		return nil, gitErr(r.top, "read blob "+h.String(), err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, gitErr(r.top, "read blob "+h.String(), err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, gitErr(r.top, "read blob "+h.String(), err)
-	}
-	return data, nil
+	obj, err := r.object(h, plumbing.BlobObject, 0)
+	return obj.data, err
 }
 
-// blobSize is the size of a blob without reading it.
-func (r *Repo) blobSize(h plumbing.Hash) (int64, error) {
-	n, err := r.st.EncodedObjectSize(h)
-	if err != nil {
-		return 0, gitErr(r.top, "read blob "+h.String(), err)
+// object reads h, which must be of type want (or any, for AnyObject). When
+// limit > 0 and the object is larger, only its type and size are read
+// (skipped).
+func (r *Repo) object(h plumbing.Hash, want plumbing.ObjectType, limit int64) (rawObject, error) {
+	doing := "read " + h.String()
+	if want != plumbing.AnyObject {
+		doing = "read " + want.String() + " " + h.String()
 	}
-	return n, nil
+	obj, err := r.readRaw(h, limit)
+	if errors.Is(err, errNotWhole) {
+		obj, err = r.objectFromGoGit(h, limit)
+	}
+	if err != nil {
+		return rawObject{}, gitErr(r.top, doing, err)
+	}
+	if want != plumbing.AnyObject && obj.typ != want {
+		return rawObject{}, gitErr(r.top, doing, fmt.Errorf("%s is a %s, not a %s", h, obj.typ, want))
+	}
+	return obj, nil
+}
+
+// objectFromGoGit reads what readRaw leaves: deltas and alternates.
+func (r *Repo) objectFromGoGit(h plumbing.Hash, limit int64) (rawObject, error) {
+	enc, err := r.st.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return rawObject{}, err
+	}
+	obj := rawObject{typ: enc.Type(), size: enc.Size()}
+	if limit > 0 && obj.size > limit {
+		obj.skipped = true
+		return obj, nil
+	}
+	rd, err := enc.Reader()
+	if err != nil {
+		return rawObject{}, err
+	}
+	defer rd.Close()
+	obj.data = make([]byte, 0, obj.size)
+	buf := bytes.NewBuffer(obj.data)
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return rawObject{}, err
+	}
+	obj.data = buf.Bytes()
+	return obj, nil
 }
 
 // writeObject stores an object (if it is not there yet) and returns its name.
@@ -357,28 +373,21 @@ func (r *Repo) readCommit(h plumbing.Hash) (*commitInfo, error) {
 }
 
 func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
-	obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
+	obj, err := r.object(h, plumbing.AnyObject, 0)
 	if err != nil {
-		return nil, gitErr(r.top, "read commit "+h.String(), err)
+		return nil, err
 	}
-	if obj.Type() == plumbing.TagObject {
-		t, err := object.DecodeTag(r.st, obj)
-		if err != nil {
-			return nil, gitErr(r.top, "read tag "+h.String(), err)
+	data := obj.data
+	if obj.typ == plumbing.TagObject {
+		// A tag's first line names what it points at.
+		target, ok := bytes.CutPrefix(data, []byte("object "))
+		if !ok || len(target) < 40 {
+			return nil, gitErr(r.top, "read tag "+h.String(), errors.New("malformed tag"))
 		}
-		return r.decodeCommit(t.Target)
+		return r.decodeCommit(plumbing.NewHash(string(target[:40])))
 	}
-	if obj.Type() != plumbing.CommitObject {
-		return nil, fmt.Errorf("%s is a %s, not a commit", h, obj.Type())
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, gitErr(r.top, "read commit "+h.String(), err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, gitErr(r.top, "read commit "+h.String(), err)
+	if obj.typ != plumbing.CommitObject {
+		return nil, fmt.Errorf("%s is a %s, not a commit", h, obj.typ)
 	}
 	c := &commitInfo{}
 	hdr, msg, _ := bytes.Cut(data, []byte("\n\n"))

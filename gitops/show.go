@@ -63,7 +63,7 @@ func (r *Repo) resolve(rev string) (c plumbing.Hash, ok bool, err error) {
 // too_large; a folder is is_a_directory.
 func (r *Repo) Show(rev, path string, maxBytes int64) (content []byte, exists bool, err error) {
 	if indexRev(rev) {
-		idx, err := r.readIndex()
+		idx, err := r.sharedIndex()
 		if err != nil {
 			return nil, false, err
 		}
@@ -116,19 +116,14 @@ func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes i
 	if mode == modeGitlink {
 		return nil, shell.Errorf(shell.CodeInvalidArgument, path, "%s is a submodule (commit %s), not a file", path, h)
 	}
-	if maxBytes > 0 {
-		n, err := r.blobSize(h)
-		if err != nil {
-			return nil, err
-		}
-		if n > maxBytes {
-			return nil, shell.Errorf(shell.CodeTooLarge, path, "%s is %d bytes in git, over the limit of %d", path, n, maxBytes)
-		}
-	}
-	data, err := r.readBlob(h)
+	obj, err := r.object(h, plumbing.BlobObject, maxBytes)
 	if err != nil {
 		return nil, err
 	}
+	if obj.skipped {
+		return nil, shell.Errorf(shell.CodeTooLarge, path, "%s is %d bytes in git, over the limit of %d", path, obj.size, maxBytes)
+	}
+	data := obj.data
 	if shell.IsBinary(data) {
 		return nil, shell.Errorf(shell.CodeBinary, path, "%s is binary in git (a NUL byte in its first 8 KiB); it is not returned as text", path)
 	}

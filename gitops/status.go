@@ -98,7 +98,7 @@ func Word(c byte) string {
 
 // Status computes the repository's status.
 func (r *Repo) Status(ctx context.Context) (*Status, error) {
-	idx, err := r.readIndex()
+	idx, err := r.sharedIndex()
 	if err != nil {
 		return nil, err
 	}
