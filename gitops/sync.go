@@ -148,6 +148,11 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	auth := r.authFor(ep)
+	if ep.Protocol == "ssh" && auth == nil {
+		// go-git would fall back to an agent that is not there and say
+		// only that SSH_AUTH_SOCK is unset.
+		return errNoSSHKey
+	}
 	err = call(ctx, auth)
 	if (ep.Protocol == "http" || ep.Protocol == "https") && auth == nil && isAuthErr(err) {
 		cred, cerr := r.credential(ctx, ep, timeout)
@@ -165,8 +170,11 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 	return err
 }
 
+var errNoSSHKey = errors.New("no ssh credentials: no ssh agent (SSH_AUTH_SOCK is unset) and no unencrypted key in ~/.ssh (id_ed25519, id_ecdsa or id_rsa)")
+
 func isAuthErr(err error) bool {
-	return errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed)
+	return errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) ||
+		err != nil && strings.Contains(err.Error(), "ssh: unable to authenticate")
 }
 
 // netSummary words a network failure for the caller.
@@ -174,6 +182,14 @@ func netSummary(action, remote string, err error) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("%s from %s timed out: %v", action, remote, err)
+	case err != nil && strings.Contains(err.Error(), "knownhosts: key mismatch"):
+		return fmt.Sprintf("%s: the ssh host key of %s does not match the one in known_hosts (%v); if the server's key really changed, update known_hosts with ssh-keygen -R and connect once with ssh", action, remote, err)
+	case errors.Is(err, errNoSSHKey):
+		return fmt.Sprintf("%s with %s: %v; start ssh-agent and ssh-add your key", action, remote, err)
+	case err != nil && strings.Contains(err.Error(), "unable to find any valid known_hosts file"):
+		return fmt.Sprintf("%s: no known_hosts file to check the ssh host key of %s against (~/.ssh/known_hosts, or the files SSH_KNOWN_HOSTS names); connect once with ssh or git to create it", action, remote)
+	case err != nil && strings.Contains(err.Error(), "knownhosts: key is unknown"):
+		return fmt.Sprintf("%s: the ssh host key of %s is not in known_hosts (%v); connect once with ssh or git to accept it", action, remote, err)
 	case isAuthErr(err):
 		return fmt.Sprintf("%s: %s refused the credentials (%v); set up an ssh key or agent, a credential helper, or a token in the remote URL", action, remote, err)
 	case errors.Is(err, transport.ErrRepositoryNotFound):
@@ -189,7 +205,7 @@ func (r *Repo) fetch(ctx context.Context, h head, remote string, opt SyncOptions
 	}
 	u := r.remoteURL(remote, false)
 	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
-		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth})
+		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth, ProxyOptions: sshDeadline(ctx, u)})
 	})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
@@ -220,7 +236,7 @@ func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.R
 	u := r.remoteURL(remote, true)
 	spec := config.RefSpec(h.branch + ":" + dst)
 	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
-		return repo.PushContext(ctx, &git.PushOptions{RemoteName: remote, RemoteURL: u, RefSpecs: []config.RefSpec{spec}, Auth: auth})
+		return repo.PushContext(ctx, &git.PushOptions{RemoteName: remote, RemoteURL: u, RefSpecs: []config.RefSpec{spec}, Auth: auth, ProxyOptions: sshDeadline(ctx, u)})
 	})
 	target := remote + "/" + strings.TrimPrefix(dst, "refs/heads/")
 	switch {

@@ -6,9 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -21,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport/server"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"golang.org/x/net/proxy"
 )
 
 // Transports. http(s) and ssh are go-git's own, in process. go-git's file://
@@ -231,4 +235,52 @@ func redactURL(u string) string {
 		p.User = url.UserPassword(p.User.Username(), "***")
 	}
 	return p.String()
+}
+
+// sshDeadline bounds an ssh connection by the call's deadline. go-git's
+// ssh transport gives the handshake no deadline and does not watch the
+// context once connected, so a server that accepts and never speaks would
+// hold a sync far past git_timeout_ms. What go-git does take is a proxy
+// dialer per call: ssh connections go through one that dials as go-git
+// would (honouring ALL_PROXY) and sets the deadline on the connection.
+func sshDeadline(ctx context.Context, rawURL string) transport.ProxyOptions {
+	ep, err := transport.NewEndpoint(rawURL)
+	deadline, ok := ctx.Deadline()
+	if err != nil || ep.Protocol != "ssh" || !ok {
+		return transport.ProxyOptions{}
+	}
+	registerDeadlineDialer.Do(func() {
+		proxy.RegisterDialerType(deadlineScheme, func(u *url.URL, _ proxy.Dialer) (proxy.Dialer, error) {
+			ns, err := strconv.ParseInt(u.Query().Get("until"), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("deadline dialer: %w", err)
+			}
+			return deadlineDialer{until: time.Unix(0, ns)}, nil
+		})
+	})
+	return transport.ProxyOptions{URL: deadlineScheme + "://deadline/?until=" + strconv.FormatInt(deadline.UnixNano(), 10)}
+}
+
+const deadlineScheme = "editord-deadline"
+
+var registerDeadlineDialer sync.Once
+
+type deadlineDialer struct{ until time.Time }
+
+func (d deadlineDialer) Dial(network, addr string) (net.Conn, error) {
+	return d.DialContext(context.Background(), network, addr)
+}
+
+func (d deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	ctx, cancel := context.WithDeadline(ctx, d.until)
+	defer cancel()
+	c, err := proxy.Dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.SetDeadline(d.until); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }
