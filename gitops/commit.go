@@ -204,8 +204,15 @@ func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
 	}
 	fi, err := r.wfs.Lstat(path)
 	pos := idx.pos(path)
+	if err == nil && fi.IsDir() && pos >= 0 && idx.Entries[pos].Mode == modeGitlink {
+		// A submodule: git add records the commit checked out in it.
+		if h, ok := r.submoduleHead(path); ok {
+			idx.Entries[pos].Hash = h
+		}
+		return nil
+	}
 	if err != nil || fi.IsDir() {
-		if pos >= 0 && idx.Entries[pos].Mode != modeGitlink {
+		if pos >= 0 {
 			idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
 		}
 		return nil
@@ -311,6 +318,7 @@ func (r *Repo) stageAll(idx *Index) error {
 	if err != nil {
 		return err
 	}
+	r.submoduleCodes(context.Background(), idx, wt)
 	fileMode := r.cfg.boolean("core", "", "filemode", true)
 	var paths []string
 	for i := range idx.Entries {

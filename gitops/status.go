@@ -138,6 +138,7 @@ func (r *Repo) Status(ctx context.Context) (*Status, error) {
 	if wtErr != nil {
 		return nil, wtErr
 	}
+	r.submoduleCodes(ctx, idx, wt)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
