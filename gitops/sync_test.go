@@ -237,21 +237,40 @@ func TestSyncTimeout(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.txt", "a\n")
 	f.commitAll("base")
+	f.git("remote", "add", "origin", "http://"+silentRemote(t)+"/repo.git")
+	wantTimeout(t, f)
+}
+
+// silentRemote listens on loopback, accepts connections, holds them open
+// and says nothing. It returns the address.
+func silentRemote(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close() // hold it open and say nothing
+			held = append(held, c)
 		}
 	}()
-	f.git("remote", "add", "origin", "http://"+ln.Addr().String()+"/repo.git")
+	return ln.Addr().String()
+}
+
+// wantTimeout fetches with a 300 ms git_timeout_ms from a remote that
+// never answers: the sync must end, timed out, well within seconds.
+func wantTimeout(t *testing.T, f *fixture) {
+	t.Helper()
 	start := time.Now()
 	res, err := f.open().Sync(context.Background(), SyncOptions{Action: "fetch", Timeout: 300 * time.Millisecond})
 	if err != nil {
