@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -112,9 +113,15 @@ func revName(rev string) string {
 
 // blobContent reads a blob for a file of the given mode, refusing
 // submodules, files over maxBytes and binary content.
+//
+// The content is shared with a cache of large blobs: callers must not
+// modify it.
 func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes int64) ([]byte, error) {
 	if mode == modeGitlink {
 		return nil, shell.Errorf(shell.CodeInvalidArgument, path, "%s is a submodule (commit %s), not a file", path, h)
+	}
+	if data, ok := blobCache.get(h, maxBytes); ok {
+		return data, nil
 	}
 	obj, err := r.object(h, plumbing.BlobObject, maxBytes)
 	if err != nil {
@@ -127,6 +134,7 @@ func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes i
 	if shell.IsBinary(data) {
 		return nil, shell.Errorf(shell.CodeBinary, path, "%s is binary in git (a NUL byte in its first 8 KiB); it is not returned as text", path)
 	}
+	blobCache.put(h, data)
 	return data, nil
 }
 
@@ -160,9 +168,19 @@ func (r *Repo) worktreeFile(path string, maxBytes int64) (data []byte, exists bo
 		return nil, false, shell.AsError(err, r.Abs(path))
 	}
 	defer f.Close()
-	data, err = io.ReadAll(f)
-	if err != nil {
+	// Sized from the stat (one read, no regrowing), and bounded even if
+	// the file grows meanwhile.
+	limit := maxBytes
+	if limit <= 0 {
+		limit = 1 << 62
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, false, shell.AsError(err, r.Abs(path))
+	}
+	data = buf.Bytes()
+	if int64(len(data)) > limit {
+		return nil, false, shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is over the limit of %d bytes", path, maxBytes)
 	}
 	if shell.IsBinary(data) {
 		return nil, false, shell.Errorf(shell.CodeBinary, r.Abs(path), "%s is binary (a NUL byte in its first 8 KiB)", path)
