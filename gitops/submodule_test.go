@@ -59,6 +59,22 @@ func TestStatusSubmodule(t *testing.T) {
 	f.checkRepo("after stage_all with a submodule")
 	os.Remove(filepath.Join(sub, "scratch.txt"))
 
+	// A commit of exactly the submodule's path, as git commit -- vendor/lib.
+	f.gitIn(sub, "commit", "-q", "--allow-empty", "-m", "a third submodule commit")
+	f.write("main.go", "package main // not in this commit\n")
+	res, err = f.open().Commit(context.Background(), CommitOptions{Message: "bump by path", Paths: []string{"vendor/lib"}})
+	if err != nil || !res.Committed {
+		t.Fatalf("commit paths: %+v, %v", res, err)
+	}
+	if got, want := strings.TrimSpace(f.git("rev-parse", "HEAD:vendor/lib")), strings.TrimSpace(f.gitIn(sub, "rev-parse", "HEAD")); got != want {
+		t.Fatalf("committed submodule at %s, checked out %s", got, want)
+	}
+	if files := strings.TrimSpace(f.git("show", "--name-only", "--format=", "HEAD")); files != "vendor/lib" {
+		t.Fatalf("the commit by path holds %q", files)
+	}
+	f.checkStatus("after a commit of the submodule's path")
+	f.git("checkout", "--", "main.go")
+
 	// submodule.<name>.ignore narrows what counts, as for git.
 	os.WriteFile(filepath.Join(sub, "lib.go"), []byte("package lib // dirty again\n"), 0o644)
 	for _, ignore := range []string{"untracked", "dirty", "all", "none"} {
