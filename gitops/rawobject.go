@@ -260,7 +260,9 @@ var packIdxCache struct {
 	bytes int
 }
 
-const packIdxCacheBytes = 256 << 20
+// packIdxCacheBytes bounds the indexes kept; past it the cache starts over
+// (an old pack replaced by a repack is dropped then).
+const packIdxCacheBytes = 128 << 20
 
 func (r *Repo) packIndex(name string, size int64) (*packIdx, error) {
 	key := name + "/" + strconv.FormatInt(size, 10)
