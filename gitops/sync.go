@@ -164,7 +164,9 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 			r.credentialReport(context.WithoutCancel(ctx), ep, cred, err == nil, timeout)
 		}
 	}
-	if ctx.Err() != nil && (err != nil) {
+	// The deadline also ends ssh connections (sshDeadline) as an i/o
+	// timeout, which can come back before the context's own timer fires.
+	if deadline, _ := ctx.Deadline(); err != nil && (ctx.Err() != nil || !time.Now().Before(deadline)) {
 		return fmt.Errorf("%w: the remote did not answer within %s (git_timeout_ms)", context.DeadlineExceeded, timeout)
 	}
 	return err
