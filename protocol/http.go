@@ -27,8 +27,23 @@ type HTTPOptions struct {
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(mcpHTTP, token))
+	mux.Handle("/mcp", guard(trackPosts(mcpHTTP, s.hub), token))
 	return mux
+}
+
+// trackPosts tells the hub when a session's POSTs begin and end (see
+// hub.postBegins).
+func trackPosts(next http.Handler, h *hub) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(server.HeaderKeySessionID)
+		if r.Method != http.MethodPost || id == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h.postBegins(id)
+		defer h.postEnds(id)
+		next.ServeHTTP(w, r)
+	})
 }
 
 func guard(next http.Handler, token string) http.Handler {

@@ -30,10 +30,88 @@ type hub struct {
 	mu       sync.Mutex
 	subs     map[string]map[string]bool // session id → subscribed URIs
 	versions map[string]string          // session id → negotiated protocol version
+
+	// HTTP sessions' POSTs in progress, and notifications held back for
+	// them (see hold).
+	posts   map[string]int
+	settled map[string]time.Time // when a session's last POST ended
+	held    map[string][]heldNote
+}
+
+type heldNote struct {
+	method string
+	params map[string]any
 }
 
 func newHub() *hub {
-	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{}}
+	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{},
+		posts: map[string]int{}, settled: map[string]time.Time{}, held: map[string][]heldNote{}}
+}
+
+// holdAfterPost is how long after a POST ends its session's notifications
+// are still held back: time for mcp-go's forwarder of that POST to exit.
+const holdAfterPost = 20 * time.Millisecond
+
+// postBegins and postEnds bracket an HTTP POST of a session (the HTTP
+// guard calls them). mcp-go's Streamable HTTP server (v1.2.1) hands a
+// session's notifications to whichever of its streams reads first: the
+// standalone GET stream, or the forwarder of a POST in progress, and a
+// forwarder whose POST is ending drops what it takes. Every client must
+// get every event (CONTRACT §5), so while a session has a POST in
+// progress, and for a moment after, its notifications are held and then
+// sent, in order, for the GET stream to carry.
+func (h *hub) postBegins(id string) {
+	h.mu.Lock()
+	h.posts[id]++
+	h.mu.Unlock()
+}
+
+func (h *hub) postEnds(id string) {
+	h.mu.Lock()
+	if h.posts[id]--; h.posts[id] <= 0 {
+		delete(h.posts, id)
+	}
+	h.settled[id] = time.Now()
+	h.mu.Unlock()
+}
+
+// send delivers a notification to one session now, or holds it while the
+// session has a POST in progress.
+func (h *hub) send(id, method string, params map[string]any) {
+	h.mu.Lock()
+	if h.posts[id] > 0 || len(h.held[id]) > 0 || time.Since(h.settled[id]) < holdAfterPost {
+		h.held[id] = append(h.held[id], heldNote{method, params})
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Unlock()
+	h.srv.SendNotificationToSpecificClient(id, method, params)
+}
+
+// flush sends what was held for sessions whose POSTs have settled.
+func (h *hub) flush() {
+	h.mu.Lock()
+	var ready map[string][]heldNote
+	for id, notes := range h.held {
+		if h.posts[id] == 0 && time.Since(h.settled[id]) >= holdAfterPost {
+			if ready == nil {
+				ready = map[string][]heldNote{}
+			}
+			ready[id] = notes
+			delete(h.held, id)
+		}
+	}
+	for id, t := range h.settled {
+		if h.posts[id] == 0 && time.Since(t) > time.Minute {
+			delete(h.settled, id)
+		}
+	}
+	h.mu.Unlock()
+	for id, notes := range ready {
+		for _, n := range notes {
+			h.srv.SendNotificationToSpecificClient(id, n.method, n.params)
+		}
+	}
 }
 
 func (h *hub) hooks() *server.Hooks {
@@ -66,6 +144,7 @@ func (h *hub) hooks() *server.Hooks {
 		h.mu.Lock()
 		delete(h.subs, s.SessionID())
 		delete(h.versions, s.SessionID())
+		delete(h.held, s.SessionID())
 		h.mu.Unlock()
 	})
 	return hk
@@ -90,7 +169,7 @@ func (h *hub) targets(uri string) (subscribed, eventful []string) {
 
 func (h *hub) updated(ids []string, uri string) {
 	for _, id := range ids {
-		h.srv.SendNotificationToSpecificClient(id, "notifications/resources/updated", map[string]any{"uri": uri})
+		h.send(id, "notifications/resources/updated", map[string]any{"uri": uri})
 	}
 }
 
@@ -106,7 +185,7 @@ func (h *hub) publish(evs []workspace.Event) {
 		raw, _ := json.Marshal(ev)
 		json.Unmarshal(raw, &params)
 		for _, id := range eventful {
-			h.srv.SendNotificationToSpecificClient(id, changedMethod, params)
+			h.send(id, changedMethod, params)
 		}
 	}
 }
@@ -117,13 +196,17 @@ func (h *hub) publish(evs []workspace.Event) {
 func (h *hub) run(ctx context.Context, svc *editor.Service) {
 	go svc.Store().Follow(ctx, h.publish)
 	last := svc.Store().RecordChanged()
-	t := time.NewTicker(25 * time.Millisecond)
+	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
-	for {
+	for i := 0; ; i++ {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		h.flush()
+		if i%5 != 0 {
+			continue
 		}
 		if now := svc.Store().RecordChanged(); now != last {
 			last = now
