@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -26,21 +27,11 @@ func (r *Repo) readIndex() (*Index, error) {
 	if err != nil {
 		return nil, gitErr(r.top, "read the index", err)
 	}
-	// Read at the size it had (one read, no regrowing); a file replaced
-	// meanwhile is caught by the checksum.
-	data := make([]byte, 0, fi.Size()+512)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, gitErr(r.top, "read the index", err)
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
+	// Read at the size it had; a file replaced meanwhile is caught by the
+	// checksum.
+	data, err := readSized(f, fi.Size(), 0)
+	if err != nil {
+		return nil, gitErr(r.top, "read the index", err)
 	}
 	idx, err := parseIndex(data)
 	if err != nil {
@@ -96,8 +87,17 @@ var indexCache struct {
 // indexCacheMax bounds the repositories whose index is kept.
 const indexCacheMax = 8
 
-func readCapped(r io.Reader, n int64) ([]byte, error) {
-	return io.ReadAll(io.LimitReader(r, n))
+// readSized reads at most max bytes (max <= 0: all of it) from r into one
+// buffer made for size bytes, so a file of known size is read without
+// regrowing.
+func readSized(r io.Reader, size, max int64) ([]byte, error) {
+	if max > 0 {
+		r = io.LimitReader(r, max)
+		size = min(size, max)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }
 
 // lockFile is git's lock protocol: "<name>.lock" is created exclusively,

@@ -275,12 +275,9 @@ func (r *Repo) objectFromGoGit(h plumbing.Hash, limit int64) (rawObject, error) 
 		return rawObject{}, err
 	}
 	defer rd.Close()
-	obj.data = make([]byte, 0, obj.size)
-	buf := bytes.NewBuffer(obj.data)
-	if _, err := buf.ReadFrom(rd); err != nil {
+	if obj.data, err = readSized(rd, obj.size, 0); err != nil {
 		return rawObject{}, err
 	}
-	obj.data = buf.Bytes()
 	return obj, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -53,9 +54,8 @@ type rawObject struct {
 // readRaw reads h whole. When limit > 0 and the object is larger, only typ
 // and size are set (skipped). errNotWhole means go-git must be asked.
 func (r *Repo) readRaw(h plumbing.Hash, limit int64) (rawObject, error) {
-	obj, err := r.readPacked(h, limit)
-	if !errors.Is(err, errNotWhole) {
-		return obj, err
+	if p, off, ok := r.findPacked(h); ok {
+		return r.readPackEntry(p, h, off, limit)
 	}
 	return r.readLoose(h, limit)
 }
@@ -96,41 +96,73 @@ func (r *Repo) readLoose(h plumbing.Hash, limit int64) (rawObject, error) {
 	return obj, nil
 }
 
-// readPacked finds h in the repository's packs and reads it when the entry
-// is not a delta.
-func (r *Repo) readPacked(h plumbing.Hash, limit int64) (rawObject, error) {
-	names, err := r.gfs.ReadDir("objects/pack")
-	if err != nil {
-		return rawObject{}, errNotWhole
-	}
-	for _, fi := range names {
-		name, ok := strings.CutSuffix(fi.Name(), ".idx")
-		if !ok || !strings.HasPrefix(name, "pack-") {
-			continue
-		}
-		idx, err := r.packIndex(fi.Name(), fi.Size())
-		if err != nil {
-			continue // an idx being written, or one we cannot read: go-git decides
-		}
-		off, found := idx.find(h)
-		if !found {
-			continue
-		}
-		return r.readPackEntry("objects/pack/"+name+".pack", h, off, limit)
-	}
-	return rawObject{}, errNotWhole
+// pack is one pack of the repository: its index, and the pack file once
+// it has been opened (closed with the Repo).
+type pack struct {
+	name string // objects/pack/pack-<checksum>.pack
+	idx  *packIdx
+	file billy.File
 }
 
-func (r *Repo) readPackEntry(pack string, h plumbing.Hash, off, limit int64) (rawObject, error) {
-	f, err := r.gfs.Open(pack)
+// packList lists the repository's packs, once per Repo (a Repo lives for
+// one call, and a status reads hundreds of trees).
+func (r *Repo) packList() []*pack {
+	r.packsOnce.Do(func() {
+		names, err := r.gfs.ReadDir("objects/pack")
+		if err != nil {
+			return
+		}
+		for _, fi := range names {
+			name, ok := strings.CutSuffix(fi.Name(), ".idx")
+			if !ok || !strings.HasPrefix(name, "pack-") {
+				continue
+			}
+			idx, err := r.packIndex(fi.Name(), fi.Size())
+			if err != nil {
+				continue // an idx being written, or one we cannot read: go-git decides
+			}
+			r.packs = append(r.packs, &pack{name: "objects/pack/" + name + ".pack", idx: idx})
+		}
+	})
+	return r.packs
+}
+
+// findPacked finds h in the repository's packs.
+func (r *Repo) findPacked(h plumbing.Hash) (*pack, int64, bool) {
+	for _, p := range r.packList() {
+		if off, ok := p.idx.find(h); ok {
+			return p, off, true
+		}
+	}
+	return nil, 0, false
+}
+
+// packFile opens p's pack file on first use.
+func (r *Repo) packFile(p *pack) (billy.File, error) {
+	r.packsMu.Lock()
+	defer r.packsMu.Unlock()
+	if p.file == nil {
+		f, err := r.gfs.Open(p.name)
+		if err != nil {
+			return nil, err
+		}
+		p.file = f
+		r.closers = append(r.closers, f)
+	}
+	return p.file, nil
+}
+
+// readPackEntry reads the entry of h at off in p when it is not a delta
+// (errNotWhole when it is).
+func (r *Repo) readPackEntry(p *pack, h plumbing.Hash, off, limit int64) (rawObject, error) {
+	f, err := r.packFile(p)
 	if err != nil {
 		return rawObject{}, errNotWhole
 	}
-	defer f.Close()
 	var hdr [16]byte
 	n, err := f.ReadAt(hdr[:], off)
 	if n == 0 {
-		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: %v", pack, h, off, err)
+		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: %v", p.name, h, off, err)
 	}
 	b := hdr[0]
 	kind := int(b>>4) & 7
@@ -138,7 +170,7 @@ func (r *Repo) readPackEntry(pack string, h plumbing.Hash, off, limit int64) (ra
 	i, shift := 1, 4
 	for b&0x80 != 0 {
 		if i >= n || shift > 56 {
-			return rawObject{}, fmt.Errorf("pack %s: object %s at %d: bad entry header", pack, h, off)
+			return rawObject{}, fmt.Errorf("pack %s: object %s at %d: bad entry header", p.name, h, off)
 		}
 		b = hdr[i]
 		size |= int64(b&0x7f) << shift
@@ -148,7 +180,7 @@ func (r *Repo) readPackEntry(pack string, h plumbing.Hash, off, limit int64) (ra
 		return rawObject{}, errNotWhole
 	}
 	if kind >= len(packTypes) || packTypes[kind] == plumbing.InvalidObject {
-		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: unknown entry type %d", pack, h, off, kind)
+		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: unknown entry type %d", p.name, h, off, kind)
 	}
 	obj := rawObject{typ: packTypes[kind], size: size}
 	if limit > 0 && size > limit {
@@ -160,11 +192,11 @@ func (r *Repo) readPackEntry(pack string, h plumbing.Hash, off, limit int64) (ra
 	src := io.NewSectionReader(f, off+int64(i), 1<<62)
 	zr, err := zlib.NewReader(bufio.NewReaderSize(src, 64<<10))
 	if err != nil {
-		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", pack, h, err)
+		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", p.name, h, err)
 	}
 	defer zr.Close()
 	if obj.data, err = inflateExactly(zr, size); err != nil {
-		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", pack, h, err)
+		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", p.name, h, err)
 	}
 	return obj, nil
 }

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-billy/v5"
@@ -45,6 +46,10 @@ type Repo struct {
 	st      *filesystem.Storage
 	cfg     *gitConfig
 	repo    *git.Repository // go-git's view, made on first use
+
+	packsOnce sync.Once // packs, listed on first object read (rawobject.go)
+	packsMu   sync.Mutex
+	packs     []*pack
 }
 
 // ErrNotRepository is wrapped by the not_a_repository error Open returns.

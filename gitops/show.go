@@ -1,9 +1,7 @@
 package gitops
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"strings"
 
@@ -168,18 +166,15 @@ func (r *Repo) worktreeFile(path string, maxBytes int64) (data []byte, exists bo
 		return nil, false, shell.AsError(err, r.Abs(path))
 	}
 	defer f.Close()
-	// Sized from the stat (one read, no regrowing), and bounded even if
-	// the file grows meanwhile.
-	limit := maxBytes
-	if limit <= 0 {
-		limit = 1 << 62
+	// Bounded even if the file grows after the stat.
+	readMax := int64(0)
+	if maxBytes > 0 {
+		readMax = maxBytes + 1
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+	if data, err = readSized(f, fi.Size(), readMax); err != nil {
 		return nil, false, shell.AsError(err, r.Abs(path))
 	}
-	data = buf.Bytes()
-	if int64(len(data)) > limit {
+	if maxBytes > 0 && int64(len(data)) > maxBytes {
 		return nil, false, shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is over the limit of %d bytes", path, maxBytes)
 	}
 	if shell.IsBinary(data) {

@@ -499,7 +499,7 @@ func (s *wtScan) visit(d *shell.ScanDir, ic *ignoreCtx) []shell.ScanNext[*ignore
 		for _, e := range ents {
 			if e.Name == ".gitignore" && e.Type == 0 {
 				if rc, err := d.Open(".gitignore"); err == nil {
-					data, _ := readCapped(rc, 1<<20)
+					data, _ := readSized(rc, 0, 1<<20)
 					rc.Close()
 					ic = ic.child(d.Rel, data)
 				}

@@ -140,7 +140,7 @@ func (r *Repo) remotes() []string {
 // network runs one go-git network call with the timeout and git's way of
 // finding credentials: first what the URL and the ssh agent give, then,
 // for https that asked for a password, the credential helper.
-func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration, call func(ctx context.Context, auth transport.AuthMethod) error) error {
+func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration, call func(ctx context.Context, auth transport.AuthMethod, proxy transport.ProxyOptions) error) error {
 	ep, err := transport.NewEndpoint(rawURL)
 	if err != nil {
 		return fmt.Errorf("the remote URL %q is not valid: %v", redactURL(rawURL), err)
@@ -153,13 +153,14 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 		// only that SSH_AUTH_SOCK is unset.
 		return errNoSSHKey
 	}
-	err = call(ctx, auth)
+	proxy := sshDeadline(ctx, ep)
+	err = call(ctx, auth, proxy)
 	if (ep.Protocol == "http" || ep.Protocol == "https") && auth == nil && isAuthErr(err) {
 		cred, cerr := r.credential(ctx, ep, timeout)
 		if cerr != nil {
 			return fmt.Errorf("%w (and no credential helper supplied a password: %v)", err, cerr)
 		}
-		err = call(ctx, cred)
+		err = call(ctx, cred, proxy)
 		if err == nil || isAuthErr(err) {
 			r.credentialReport(context.WithoutCancel(ctx), ep, cred, err == nil, timeout)
 		}
@@ -206,8 +207,8 @@ func (r *Repo) fetch(ctx context.Context, h head, remote string, opt SyncOptions
 		return nil, err
 	}
 	u := r.remoteURL(remote, false)
-	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
-		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth, ProxyOptions: sshDeadline(ctx, u)})
+	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod, proxy transport.ProxyOptions) error {
+		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth, ProxyOptions: proxy})
 	})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
@@ -237,8 +238,8 @@ func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.R
 	}
 	u := r.remoteURL(remote, true)
 	spec := config.RefSpec(h.branch + ":" + dst)
-	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod) error {
-		return repo.PushContext(ctx, &git.PushOptions{RemoteName: remote, RemoteURL: u, RefSpecs: []config.RefSpec{spec}, Auth: auth, ProxyOptions: sshDeadline(ctx, u)})
+	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod, proxy transport.ProxyOptions) error {
+		return repo.PushContext(ctx, &git.PushOptions{RemoteName: remote, RemoteURL: u, RefSpecs: []config.RefSpec{spec}, Auth: auth, ProxyOptions: proxy})
 	})
 	target := remote + "/" + strings.TrimPrefix(dst, "refs/heads/")
 	switch {

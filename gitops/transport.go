@@ -243,10 +243,9 @@ func redactURL(u string) string {
 // hold a sync far past git_timeout_ms. What go-git does take is a proxy
 // dialer per call: ssh connections go through one that dials as go-git
 // would (honouring ALL_PROXY) and sets the deadline on the connection.
-func sshDeadline(ctx context.Context, rawURL string) transport.ProxyOptions {
-	ep, err := transport.NewEndpoint(rawURL)
+func sshDeadline(ctx context.Context, ep *transport.Endpoint) transport.ProxyOptions {
 	deadline, ok := ctx.Deadline()
-	if err != nil || ep.Protocol != "ssh" || !ok {
+	if ep.Protocol != "ssh" || !ok {
 		return transport.ProxyOptions{}
 	}
 	registerDeadlineDialer.Do(func() {

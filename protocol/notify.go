@@ -36,6 +36,7 @@ type hub struct {
 	posts   map[string]int
 	settled map[string]time.Time // when a session's last POST ended
 	held    map[string][]heldNote
+	flushAt *time.Timer // armed while anything is held
 }
 
 type heldNote struct {
@@ -59,7 +60,8 @@ const holdAfterPost = 20 * time.Millisecond
 // forwarder whose POST is ending drops what it takes. Every client must
 // get every event (CONTRACT §5), so while a session has a POST in
 // progress, and for a moment after, its notifications are held and then
-// sent, in order, for the GET stream to carry.
+// sent, in order, for the GET stream to carry (flush, on a timer armed
+// only while something is held).
 func (h *hub) postBegins(id string) {
 	h.mu.Lock()
 	h.posts[id]++
@@ -76,41 +78,42 @@ func (h *hub) postEnds(id string) {
 }
 
 // send delivers a notification to one session now, or holds it while the
-// session has a POST in progress.
+// session has a POST in progress. Sends happen under h.mu (they never
+// block), so held notifications cannot be overtaken by newer ones.
 func (h *hub) send(id, method string, params map[string]any) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.posts[id] > 0 || len(h.held[id]) > 0 || time.Since(h.settled[id]) < holdAfterPost {
 		h.held[id] = append(h.held[id], heldNote{method, params})
-		h.mu.Unlock()
+		h.armFlush()
 		return
 	}
-	h.mu.Unlock()
 	h.srv.SendNotificationToSpecificClient(id, method, params)
 }
 
-// flush sends what was held for sessions whose POSTs have settled.
+// armFlush schedules a flush unless one is pending; call with h.mu held.
+func (h *hub) armFlush() {
+	if h.flushAt == nil {
+		h.flushAt = time.AfterFunc(holdAfterPost, h.flush)
+	}
+}
+
+// flush sends what was held for sessions whose POSTs have settled, and
+// comes back later for the rest.
 func (h *hub) flush() {
 	h.mu.Lock()
-	var ready map[string][]heldNote
+	defer h.mu.Unlock()
+	h.flushAt = nil
 	for id, notes := range h.held {
 		if h.posts[id] == 0 && time.Since(h.settled[id]) >= holdAfterPost {
-			if ready == nil {
-				ready = map[string][]heldNote{}
+			for _, n := range notes {
+				h.srv.SendNotificationToSpecificClient(id, n.method, n.params)
 			}
-			ready[id] = notes
 			delete(h.held, id)
 		}
 	}
-	for id, t := range h.settled {
-		if h.posts[id] == 0 && time.Since(t) > time.Minute {
-			delete(h.settled, id)
-		}
-	}
-	h.mu.Unlock()
-	for id, notes := range ready {
-		for _, n := range notes {
-			h.srv.SendNotificationToSpecificClient(id, n.method, n.params)
-		}
+	if len(h.held) > 0 {
+		h.armFlush()
 	}
 }
 
@@ -145,6 +148,7 @@ func (h *hub) hooks() *server.Hooks {
 		delete(h.subs, s.SessionID())
 		delete(h.versions, s.SessionID())
 		delete(h.held, s.SessionID())
+		delete(h.settled, s.SessionID())
 		h.mu.Unlock()
 	})
 	return hk
@@ -196,17 +200,13 @@ func (h *hub) publish(evs []workspace.Event) {
 func (h *hub) run(ctx context.Context, svc *editor.Service) {
 	go svc.Store().Follow(ctx, h.publish)
 	last := svc.Store().RecordChanged()
-	t := time.NewTicker(5 * time.Millisecond)
+	t := time.NewTicker(25 * time.Millisecond)
 	defer t.Stop()
-	for i := 0; ; i++ {
+	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		h.flush()
-		if i%5 != 0 {
-			continue
 		}
 		if now := svc.Store().RecordChanged(); now != last {
 			last = now
