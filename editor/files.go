@@ -63,11 +63,7 @@ func init() {
 }
 
 func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	from, err := locateRequired(root, req.From, "from")
+	root, from, err := s.target(req.From, "from")
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +113,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 }
 
 func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	l, err := locateRequired(root, req.Path, "path")
+	root, l, err := s.target(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -161,11 +153,7 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 }
 
 func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	l, err := locateRequired(root, req.Path, "path")
+	root, l, err := s.target(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

@@ -32,11 +32,7 @@ func init() {
 }
 
 func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	l, err := locateRequired(root, req.Path, "path")
+	root, l, err := s.target(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

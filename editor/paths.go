@@ -38,6 +38,16 @@ func locateRequired(root, p, field string) (loc, error) {
 	return locate(root, p, field)
 }
 
+// target is the active root and the required path argument p located in
+// it: the preamble of every function that takes one path.
+func (s *Service) target(p, field string) (root string, l loc, err error) {
+	if root, err = s.root(); err != nil {
+		return "", loc{}, err
+	}
+	l, err = locateRequired(root, p, field)
+	return root, l, err
+}
+
 // stored is the stored form of an absolute, clean path.
 func stored(root, abs string) string {
 	if abs == root {

@@ -81,11 +81,7 @@ func isText(content []byte) bool {
 }
 
 func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	l, err := locateRequired(root, req.Path, "path")
+	root, l, err := s.target(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

@@ -111,11 +111,7 @@ func (s *Service) BuffersList(ctx context.Context, _ *BuffersListRequest) (*Buff
 }
 
 func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*BuffersCloseResponse, error) {
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
-	l, err := locateRequired(root, req.Path, "path")
+	root, l, err := s.target(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
