@@ -82,6 +82,17 @@ func TestStatusSubmodule(t *testing.T) {
 		f.checkStatus("dirty submodule, ignore=" + ignore)
 	}
 	f.git("config", "--unset", "submodule.vendor/lib.ignore")
+	// The same from .gitmodules, and diff.ignoreSubmodules as the default;
+	// the repository's config still wins over .gitmodules.
+	f.git("config", "-f", ".gitmodules", "submodule.vendor/lib.ignore", "all")
+	f.checkStatus("dirty submodule, .gitmodules ignore=all")
+	f.git("config", "submodule.vendor/lib.ignore", "none")
+	f.checkStatus("dirty submodule, config ignore=none over .gitmodules ignore=all")
+	f.git("config", "--unset", "submodule.vendor/lib.ignore")
+	f.git("config", "-f", ".gitmodules", "--unset", "submodule.vendor/lib.ignore")
+	f.git("config", "diff.ignoreSubmodules", "dirty")
+	f.checkStatus("dirty submodule, diff.ignoreSubmodules=dirty")
+	f.git("config", "--unset", "diff.ignoreSubmodules")
 	f.gitIn(sub, "checkout", "-q", "--", ".")
 
 	// Not checked out (an empty folder): unchanged, as for git.
