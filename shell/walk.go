@@ -33,9 +33,38 @@ type WalkEntry struct {
 	Depth int    // 1 for direct children
 }
 
-type ignoreLevel struct {
-	dir string // relative to the walk's base, "" for the base
-	p   *Patterns
+// IgnoreLevel is one ignore file's rules and the folder they are relative
+// to ("" for the base of the walk or repository).
+type IgnoreLevel struct {
+	Dir   string
+	Rules *Patterns
+}
+
+// IgnoreStack is the ignore files that apply in a folder, shallowest
+// first, as git reads them: global excludes, info/exclude, then each
+// folder's .gitignore.
+type IgnoreStack []IgnoreLevel
+
+// With is s plus the rules of folder dir, never writing into s's array
+// (sibling folders share their parent's stack).
+func (s IgnoreStack) With(dir string, p *Patterns) IgnoreStack {
+	return append(s[:len(s):len(s)], IgnoreLevel{Dir: dir, Rules: p})
+}
+
+// Ignored applies the levels deepest first: the nearest ignore file that
+// has an opinion on rel decides.
+func (s IgnoreStack) Ignored(rel string, isDir bool) bool {
+	for i := len(s) - 1; i >= 0; i-- {
+		l := s[i]
+		sub := rel
+		if l.Dir != "" {
+			sub = rel[len(l.Dir)+1:]
+		}
+		if m, ex := l.Rules.Decide(sub, isDir); m {
+			return ex
+		}
+	}
+	return false
 }
 
 // Walk visits everything under abs in byte order of path: each folder's
@@ -60,13 +89,13 @@ func (j *Jail) Walk(abs string, opt WalkOptions, fn func(WalkEntry) error) error
 	if lex := j.lexRel(abs); lex != w.base {
 		w.lexBase = &lex
 	}
-	var levels []ignoreLevel
+	var levels IgnoreStack
 	if opt.Ignore != nil {
-		levels = append(levels, ignoreLevel{dir: "", p: opt.Ignore})
+		levels = levels.With("", opt.Ignore)
 	}
 	if opt.Gitignore {
 		if data, ok := readIgnoreFile(t.r.root, path.Join(t.rel, ".git/info/exclude")); ok {
-			levels = append(levels, ignoreLevel{dir: "", p: ParseIgnoreFile(data)})
+			levels = levels.With("", ParseIgnoreFile(data))
 		}
 	}
 	err = w.dir("", 1, levels)
@@ -94,7 +123,7 @@ func (w *walker) denied(childRel string, isDir bool) bool {
 	return w.lexBase != nil && w.j.denied(path.Join(*w.lexBase, childRel), isDir)
 }
 
-func (w *walker) dir(rel string, depth int, levels []ignoreLevel) error {
+func (w *walker) dir(rel string, depth int, levels IgnoreStack) error {
 	root := w.t.r.root
 	dirRel := path.Join(w.base, rel)
 	if dirRel == "" {
@@ -121,7 +150,7 @@ func (w *walker) dir(rel string, depth int, levels []ignoreLevel) error {
 		for _, e := range ents {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
 				if data, ok := readIgnoreFile(root, path.Join(dirRel, ".gitignore")); ok {
-					levels = append(levels[:len(levels):len(levels)], ignoreLevel{dir: rel, p: ParseIgnoreFile(data)})
+					levels = levels.With(rel, ParseIgnoreFile(data))
 				}
 				break
 			}
@@ -143,7 +172,7 @@ func (w *walker) dir(rel string, depth int, levels []ignoreLevel) error {
 		if w.denied(childRel, isDir) {
 			continue
 		}
-		if ignored(levels, childRel, isDir) {
+		if levels.Ignored(childRel, isDir) {
 			continue
 		}
 		kind := KindFile
@@ -192,20 +221,4 @@ func readIgnoreFile(root *os.Root, rel string) ([]byte, bool) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFileBytes))
 	return data, err == nil
-}
-
-// ignored applies the gitignore levels deepest first: the nearest
-// .gitignore that has an opinion decides.
-func ignored(levels []ignoreLevel, rel string, isDir bool) bool {
-	for i := len(levels) - 1; i >= 0; i-- {
-		l := levels[i]
-		sub := rel
-		if l.dir != "" {
-			sub = rel[len(l.dir)+1:]
-		}
-		if m, ex := l.p.Decide(sub, isDir); m {
-			return ex
-		}
-	}
-	return false
 }

@@ -317,22 +317,22 @@ func (j *Jail) GitIgnored(base, abs string, isDir bool) bool {
 	}
 	root := bt.r.root
 	baseRel := bt.rel
-	var levels []ignoreLevel
+	var levels IgnoreStack
 	if data, ok := readIgnoreFile(root, path.Join(baseRel, ".git/info/exclude")); ok {
-		levels = append(levels, ignoreLevel{dir: "", p: ParseIgnoreFile(data)})
+		levels = levels.With("", ParseIgnoreFile(data))
 	}
 	segs := strings.Split(rel, "/")
 	dir := ""
 	for i, seg := range segs {
 		if data, ok := readIgnoreFile(root, path.Join(baseRel, dir, ".gitignore")); ok {
-			levels = append(levels, ignoreLevel{dir: dir, p: ParseIgnoreFile(data)})
+			levels = levels.With(dir, ParseIgnoreFile(data))
 		}
 		child := seg
 		if dir != "" {
 			child = dir + "/" + seg
 		}
 		last := i == len(segs)-1
-		if ignored(levels, child, !last || isDir) {
+		if levels.Ignored(child, !last || isDir) {
 			return true
 		}
 		dir = child
