@@ -1,7 +1,9 @@
 package gitops
 
 import (
+	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/editord/editord/shell"
@@ -90,5 +92,38 @@ func TestStatusUpstream(t *testing.T) {
 	st = f.status()
 	if st.Ahead != 1 || st.Behind != 2 {
 		t.Fatalf("diverged: %+v", st)
+	}
+}
+
+// Indexes editord cannot read are refused with a message saying how to
+// turn the feature off, never misread (README: Git, not supported).
+func TestUnreadableIndexesRefused(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup [][]string
+		want  []string
+	}{
+		{"split index", [][]string{{"update-index", "--split-index"}}, []string{"split index", "--no-split-index"}},
+		{"sparse index", [][]string{{"sparse-checkout", "init", "--cone", "--sparse-index"}, {"sparse-checkout", "set", "dir"}}, []string{"sparse index"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("a.txt", "a\n")
+			f.write("dir/b.txt", "b\n")
+			f.write("other/c.txt", "c\n")
+			f.commitAll("base")
+			for _, args := range c.setup {
+				f.git(args...)
+			}
+			_, err := f.open().Status(context.Background())
+			if err == nil {
+				t.Fatalf("status over a %s: no error", c.name)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("status over a %s: %v (want %q in it)", c.name, err, w)
+				}
+			}
+		})
 	}
 }
