@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -55,22 +54,14 @@ func (r *Repo) sharedIndex() (*Index, error) {
 	// Keyed by the stat taken before reading: content read after it is as
 	// new or newer, and a newer file shows a different stat next time.
 	st := shell.StatOf(fi)
-	indexCache.Lock()
-	c, ok := indexCache.m[r.gitDir]
-	indexCache.Unlock()
-	if ok && c.st == st {
+	if c, ok := indexCache.get(r.gitDir); ok && c.st == st {
 		return c.idx, nil
 	}
 	idx, err := r.readIndex()
 	if err != nil {
 		return nil, err
 	}
-	indexCache.Lock()
-	if indexCache.m == nil || len(indexCache.m) >= indexCacheMax {
-		indexCache.m = map[string]cachedIndex{}
-	}
-	indexCache.m[r.gitDir] = cachedIndex{st: st, idx: idx}
-	indexCache.Unlock()
+	indexCache.put(r.gitDir, cachedIndex{st: st, idx: idx})
 	return idx, nil
 }
 
@@ -79,13 +70,8 @@ type cachedIndex struct {
 	idx *Index
 }
 
-var indexCache struct {
-	sync.Mutex
-	m map[string]cachedIndex
-}
-
-// indexCacheMax bounds the repositories whose index is kept.
-const indexCacheMax = 8
+// indexCache keeps the parsed index of up to 8 repositories.
+var indexCache = newLRU[string](8, one[cachedIndex])
 
 // readSized reads at most max bytes (max <= 0: all of it) from r into one
 // buffer made for size bytes, so a file of known size is read without

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -339,33 +338,20 @@ type commitInfo struct {
 // their content, so an entry can never go stale; the cache spares status
 // (which needs HEAD's tree and the ahead/behind walk every call) go-git's
 // cost of opening the pack index on each call.
-var commitCache struct {
-	sync.Mutex
-	m map[plumbing.Hash]*commitInfo
-}
-
-const commitCacheMax = 1 << 14
+var commitCache = newLRU[plumbing.Hash](1<<14, one[*commitInfo])
 
 // readCommit parses a commit object (lighter than go-git's decoder, which
 // the history walks would otherwise spend most of their time in). An
 // annotated tag is followed to its commit.
 func (r *Repo) readCommit(h plumbing.Hash) (*commitInfo, error) {
-	commitCache.Lock()
-	c := commitCache.m[h]
-	commitCache.Unlock()
-	if c != nil {
+	if c, ok := commitCache.get(h); ok {
 		return c, nil
 	}
 	c, err := r.decodeCommit(h)
 	if err != nil {
 		return nil, err
 	}
-	commitCache.Lock()
-	if commitCache.m == nil || len(commitCache.m) >= commitCacheMax {
-		commitCache.m = map[plumbing.Hash]*commitInfo{}
-	}
-	commitCache.m[h] = c
-	commitCache.Unlock()
+	commitCache.put(h, c)
 	return c, nil
 }
 

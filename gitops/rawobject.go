@@ -10,7 +10,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -283,40 +282,24 @@ func parsePackIdx(data []byte) (*packIdx, error) {
 	return &packIdx{data: data, count: count}, nil
 }
 
-// packIdxCache keeps pack indexes across calls. A pack's name is the
-// checksum of its content, so a name (with its size) never means two
-// different indexes.
-var packIdxCache struct {
-	sync.Mutex
-	m     map[string]*packIdx
-	bytes int
-}
-
-// packIdxCacheBytes bounds the indexes kept; past it the cache starts over
-// (an old pack replaced by a repack is dropped then).
-const packIdxCacheBytes = 128 << 20
+// packIdxCache keeps up to 128 MiB of pack indexes across calls. A pack's
+// name is the checksum of its content, so a name (with its size) never
+// means two different indexes.
+var packIdxCache = newLRU[string](128<<20, func(x *packIdx) int { return len(x.data) })
 
 func (r *Repo) packIndex(name string, size int64) (*packIdx, error) {
 	key := name + "/" + strconv.FormatInt(size, 10)
-	packIdxCache.Lock()
-	x := packIdxCache.m[key]
-	packIdxCache.Unlock()
-	if x != nil {
+	if x, ok := packIdxCache.get(key); ok {
 		return x, nil
 	}
 	data, err := readAll(r.gfs, "objects/pack/"+name)
 	if err != nil {
 		return nil, err
 	}
-	if x, err = parsePackIdx(data); err != nil {
+	x, err := parsePackIdx(data)
+	if err != nil {
 		return nil, err
 	}
-	packIdxCache.Lock()
-	if packIdxCache.m == nil || packIdxCache.bytes+len(data) > packIdxCacheBytes {
-		packIdxCache.m, packIdxCache.bytes = map[string]*packIdx{}, 0
-	}
-	packIdxCache.m[key] = x
-	packIdxCache.bytes += len(data)
-	packIdxCache.Unlock()
+	packIdxCache.put(key, x)
 	return x, nil
 }

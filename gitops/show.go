@@ -118,7 +118,7 @@ func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes i
 	if mode == modeGitlink {
 		return nil, shell.Errorf(shell.CodeInvalidArgument, path, "%s is a submodule (commit %s), not a file", path, h)
 	}
-	if data, ok := blobCache.get(h, maxBytes); ok {
+	if data, ok := blobCache.get(h); ok && (maxBytes <= 0 || int64(len(data)) <= maxBytes) {
 		return data, nil
 	}
 	obj, err := r.object(h, plumbing.BlobObject, maxBytes)
@@ -132,9 +132,23 @@ func (r *Repo) blobContent(h plumbing.Hash, mode uint32, path string, maxBytes i
 	if shell.IsBinary(data) {
 		return nil, shell.Errorf(shell.CodeBinary, path, "%s is binary in git (a NUL byte in its first 8 KiB); it is not returned as text", path)
 	}
-	blobCache.put(h, data)
+	if len(data) >= blobCacheMin && len(data) <= blobCacheMax {
+		blobCache.put(h, data)
+	}
 	return data, nil
 }
+
+// blobCache keeps large text blobs read by blobContent (32 MiB in all,
+// each between blobCacheMin and blobCacheMax). It serves the editor gutter: hunks against the index or
+// HEAD asked again after every save, with the same blob on the old side,
+// where inflating a multi-megabyte blob would cost more than the diff.
+// Blobs under blobCacheMin are cheap to read and not kept.
+var blobCache = newLRU[plumbing.Hash](32<<20, func(b []byte) int { return len(b) })
+
+const (
+	blobCacheMin = 256 << 10
+	blobCacheMax = 8 << 20
+)
 
 // worktreeFile reads a file of the worktree as git sees it: a symlink is
 // its target's text. exists is false when nothing is there.
