@@ -76,8 +76,12 @@ func capPatch(p string, n int) (string, bool) {
 // them: the file is already on disk, so trouble here is only reported.
 func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	now := time.Now().UTC().Format(time.RFC3339Nano)
+	who := by(ctx)
 	for i := range evs {
 		evs[i].Time = now
+		if evs[i].By == "" {
+			evs[i].By = who
+		}
 	}
 	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
 		s.warn(fmt.Sprintf("change journal: %v", err))

@@ -54,6 +54,6 @@ func (ses *watchSession) event(c *candidate) workspace.Event {
 		v := c.version
 		ev.Version = &v
 	}
-	ev.Cause = "external"
+	ev.Cause, ev.By = "external", "external"
 	return ev
 }

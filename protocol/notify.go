@@ -117,7 +117,7 @@ func (h *hub) flush() {
 	}
 }
 
-func (h *hub) hooks() *server.Hooks {
+func (h *hub) hooks(cs *callers) *server.Hooks {
 	hk := &server.Hooks{}
 	hk.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		if s := server.ClientSessionFromContext(ctx); s != nil {
@@ -144,6 +144,7 @@ func (h *hub) hooks() *server.Hooks {
 		}
 	})
 	hk.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
+		cs.forget(s.SessionID())
 		h.mu.Lock()
 		delete(h.subs, s.SessionID())
 		delete(h.versions, s.SessionID())

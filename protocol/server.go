@@ -24,17 +24,18 @@ type Server struct {
 // whose resources are the shared workspace and its change journal.
 func NewServer(svc *editor.Service, version string) *Server {
 	h := newHub()
+	cs := newCallers()
 	s := server.NewMCPServer("editord", version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithLogging(),
-		server.WithHooks(h.hooks()),
+		server.WithHooks(h.hooks(cs)),
 	)
 	h.srv = s
 	for _, f := range editor.Catalog() {
-		s.AddTool(Tool(f), handler(svc, f))
+		s.AddTool(Tool(f), handler(svc, f, cs))
 	}
 	s.AddResources(resources(svc)...)
 	return &Server{MCP: s, svc: svc, hub: h}

@@ -36,8 +36,9 @@ func Tool(f *editor.Function) mcp.Tool {
 }
 
 // handler adapts a catalog function to an MCP tool handler.
-func handler(svc *editor.Service, f *editor.Function) server.ToolHandlerFunc {
+func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = editor.WithCaller(ctx, cs.of(ctx))
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)

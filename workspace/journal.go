@@ -18,6 +18,7 @@ type Event struct {
 	Kind      string  `json:"kind" enum:"created,modified,deleted,moved" desc:"What happened to the path."`
 	From      *string `json:"from,omitempty" desc:"For a move: the path it came from."`
 	Cause     string  `json:"cause" desc:"Function id that made the write (editor::save), or external for a write by another program."`
+	By        string  `json:"by" desc:"Who wrote: the MCP client's name and 4 hex of its session (claude-code#3f2a), cli for editord call, or external."`
 	Version   *string `json:"version,omitempty" desc:"Version of the new content, when it is known."`
 	Added     int     `json:"added" desc:"Lines added."`
 	Removed   int     `json:"removed" desc:"Lines removed."`

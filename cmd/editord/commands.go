@@ -112,7 +112,7 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer svc.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	resp, err := f.Call(ctx, svc, json.RawMessage(req))
+	resp, err := f.Call(editor.WithCaller(ctx, editor.NewCaller("cli")), svc, json.RawMessage(req))
 	if err != nil {
 		e := protocol.AsError(err)
 		printJSON(stdout, map[string]any{"error": e})

@@ -209,6 +209,15 @@ func TestE2EOpenSaveConflict(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(work, "notes.txt")); string(got) != mine {
 		t.Fatalf("conflict patch applied gives %q, want %q", got, mine)
 	}
+	// Every event names its writer: this session (client name and 4 hex of
+	// its session), then the CLI.
+	var who []string
+	for _, ev := range s.mustCall("editor_changes", map[string]any{})["changes"].([]any) {
+		who = append(who, ev.(map[string]any)["by"].(string))
+	}
+	if len(who) != 3 || !regexp.MustCompile(`^editord-e2e#[0-9a-f]{4}$`).MatchString(who[0]) || who[1] != who[0] || who[2] != "cli" {
+		t.Fatalf("events' by = %q, want this session twice, then cli", who)
+	}
 	// A refusal is an isError result with a stable code.
 	out, isErr := s.call("editor_open", map[string]any{"path": "../outside.txt"})
 	if !isErr || out["error"].(map[string]any)["code"] != "outside_jail" {
