@@ -11,20 +11,26 @@ import (
 )
 
 type ChangesRequest struct {
-	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for everything the journal holds."`
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit to start from the oldest event the journal holds."`
+	Limit int    `json:"limit,omitempty" default:"100" desc:"At most this many events (default 100, at most 10,000); more says how many were left for the next call."`
+	Path  string `json:"path,omitempty" desc:"Only events about this file or folder (at or beneath it; a move from or to it counts)."`
 }
 
 type ChangesResponse struct {
 	Changes []workspace.Event `json:"changes" desc:"editor::changed events after the cursor, oldest first."`
-	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events."`
+	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events (after the last one returned)."`
 	Reset   bool              `json:"reset" desc:"True when events after your cursor were already dropped from the journal (or it restarted): you missed some, so re-read the files you care about."`
+	More    int               `json:"more" desc:"Events after cursor that limit left out; call again with since set to cursor for them."`
 }
+
+// changesLimitCap bounds one response.
+const changesLimitCap = 10_000
 
 func init() {
 	define("editor::changes",
 		"Return editor::changed events (files created, modified, deleted or moved in the workspace, by this service or any other program) "+
-			"after a cursor, oldest first, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
-			`Example: {"since": "42"}.`,
+			"after a cursor, oldest first, at most limit (100) at a time, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
+			`Example: {"since": "42", "path": "src"}.`,
 		readOnly, (*Service).Changes)
 }
 
@@ -33,12 +39,27 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 	if !ok {
 		return nil, invalid("since %q is not a cursor; pass the cursor a previous editor::changes returned", req.Since)
 	}
-	evs, next, reset, err := s.store.Since(cursor)
+	limit, err := countArg("limit", req.Limit, changesDefaultLimit, changesLimitCap)
 	if err != nil {
 		return nil, err
 	}
-	return &ChangesResponse{Changes: evs, Cursor: fmt.Sprint(next), Reset: reset}, nil
+	q := workspace.Query{Since: cursor, Limit: limit}
+	if req.Path != "" {
+		root, l, err := s.target(req.Path, "path")
+		if err != nil {
+			return nil, err
+		}
+		q.Root, q.Path = root, l.stored
+	}
+	p, err := s.store.Read(q)
+	if err != nil {
+		return nil, err
+	}
+	return &ChangesResponse{Changes: p.Events, Cursor: fmt.Sprint(p.Next), Reset: p.Reset, More: p.More}, nil
 }
+
+// changesDefaultLimit is editor::changes' limit when none is given.
+const changesDefaultLimit = 100
 
 // changeEvent describes a write of this service (kind created, modified or
 // deleted), with its real patch.

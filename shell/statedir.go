@@ -92,3 +92,44 @@ func ReadConfigFile(abs string) (data []byte, found bool, err error) {
 	}
 	return data, true, nil
 }
+
+// ReadHandle is a regular file opened for reading at offsets: the change
+// journal, which followers read from where they left off rather than
+// whole.
+type ReadHandle struct {
+	f    *os.File
+	Info Info // of the file as opened
+}
+
+// OpenRead opens abs for reading at offsets. A folder is is_a_directory;
+// anything but a regular file is invalid_argument.
+func (j *Jail) OpenRead(abs string) (*ReadHandle, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, AsError(err, t.abs)
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, Errorf(CodeIsADirectory, t.abs, "%s is a folder", t.abs)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
+	}
+	return &ReadHandle{f: f, Info: infoOf(fi)}, nil
+}
+
+// ReadAt reads len(p) bytes at off (io.ReaderAt).
+func (h *ReadHandle) ReadAt(p []byte, off int64) (int, error) { return h.f.ReadAt(p, off) }
+
+// Close releases the file.
+func (h *ReadHandle) Close() error { return h.f.Close() }

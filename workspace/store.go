@@ -20,6 +20,10 @@ type Store struct {
 	// cache holds the last record parsed, keyed by its file's identity, so
 	// a call that only reads the record costs one stat, not a parse.
 	cache recordCache
+	// appended is what this process knows of the journal's end after its
+	// last append; jidx where earlier journal reads ended (journal*.go).
+	appended appendState
+	jidx     jindex
 }
 
 const (
