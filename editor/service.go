@@ -126,7 +126,8 @@ func (s *Service) StateDir() string { return s.store.Dir() }
 
 // root returns the active root of the shared record.
 func (s *Service) root() (string, error) {
-	r := s.store.Load().ActiveRoot
+	var r string
+	s.store.View(func(rec *workspace.Record) { r = rec.ActiveRoot })
 	if r == "" {
 		return s.start, nil
 	}

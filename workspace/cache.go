@@ -8,21 +8,21 @@ type fileKey struct {
 	size  int64
 }
 
-// recordCache keeps one parsed record. Callers get their own deep copy,
-// since Update's functions mutate what they are given.
+// recordCache keeps the last snapshot of the record read or written.
+// Callers get their own deep copy of its record, since Update's functions
+// mutate what they are given.
 type recordCache struct {
-	mu  sync.Mutex
-	key fileKey
-	rec *Record
+	mu   sync.Mutex
+	snap *snapshot
 }
 
 func (c *recordCache) get(k fileKey) *Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rec == nil || c.key != k {
+	if c.snap == nil || c.snap.key != k {
 		return nil
 	}
-	return c.rec.clone()
+	return c.snap.rec.clone()
 }
 
 // last is a copy of the last record parsed or written, whatever its file's
@@ -30,16 +30,27 @@ func (c *recordCache) get(k fileKey) *Record {
 func (c *recordCache) last() *Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rec == nil {
+	if c.snap == nil {
 		return nil
 	}
-	return c.rec.clone()
+	return c.snap.rec.clone()
 }
 
-func (c *recordCache) put(k fileKey, r *Record) {
+// snapshot is the last snapshot itself (nil: none); it must not be
+// changed.
+func (c *recordCache) snapshot() *snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.key, c.rec = k, r.clone()
+	return c.snap
+}
+
+// put keeps sn, with a copy of its record.
+func (c *recordCache) put(sn *snapshot) {
+	cp := *sn
+	cp.rec = sn.rec.clone()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.snap = &cp
 }
 
 func (r *Record) clone() *Record {
@@ -48,10 +59,10 @@ func (r *Record) clone() *Record {
 		if s == nil {
 			continue
 		}
-		out.Sessions[root] = &Session{
-			Buffers:  append([]Buffer{}, s.Buffers...),
-			Expanded: append([]string{}, s.Expanded...),
-		}
+		c := *s
+		c.Buffers = append([]Buffer{}, s.Buffers...)
+		c.Expanded = append([]string{}, s.Expanded...)
+		out.Sessions[root] = &c
 	}
 	return out
 }

@@ -21,7 +21,7 @@ type Buffer struct {
 
 // Session is what one root remembers.
 type Session struct {
-	Buffers  []Buffer `json:"buffers"`
+	Buffers  []Buffer `json:"buffers,omitempty"` // in buffer files on disk (layout.go)
 	Expanded []string `json:"expanded"`
 }
 
@@ -32,7 +32,7 @@ type Record struct {
 	Sessions   map[string]*Session `json:"sessions"`
 }
 
-const recordFormat = 1
+const recordFormat = 2
 
 func newRecord() *Record {
 	return &Record{Format: recordFormat, Sessions: map[string]*Session{}}

@@ -121,6 +121,20 @@ func (s *Store) Load() *Record {
 	return rec
 }
 
+// View runs fn on the current record without copying it, for a caller
+// that only reads a little of it (the active root, one buffer): with
+// thousands of buffers a copy per call would cost more than the call. fn
+// must neither change the record nor keep it.
+func (s *Store) View(fn func(*Record)) {
+	if key, err := s.recordKey(); err == nil {
+		if sn := s.cache.snapshot(); sn != nil && sn.key == key {
+			fn(sn.rec) // a snapshot's record is never changed once kept
+			return
+		}
+	}
+	fn(s.Load())
+}
+
 // fallback is what Load answers with when the record cannot be read: the
 // last good record this process knew (so the open buffers stay visible),
 // else an empty one.
@@ -180,8 +194,9 @@ func (r *Record) countBuffers() int {
 	return n
 }
 
-// read parses the record file. A missing file is an empty record; corrupt
-// is set when the file exists but cannot be used.
+// read parses the record: the core file and, for what changed since this
+// process last knew it, the buffer files (layout.go). A missing core is an
+// empty record; corrupt is set when it exists but cannot be used.
 func (s *Store) read() (rec *Record, corrupt, err error) {
 	key, statErr := s.recordKey()
 	if statErr == nil {
@@ -198,27 +213,31 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 				// every open buffer.
 				return nil, errVanished, nil
 			}
+			// No record (a new state dir, or one a person reset by
+			// deleting the record with no editord running): empty, and the
+			// first write removes any buffer files left (layout.go).
 			return newRecord(), nil, nil
 		}
 		return nil, nil, err
 	}
-	// Into a zero record, so that a file without "format" ("null", "{}")
-	// is caught as corrupt instead of read as an empty record and then
-	// overwritten.
-	rec = &Record{}
-	if err := json.Unmarshal(res.Data, rec); err != nil {
-		return nil, err, nil
+	d, corrupt := decodeCore(res.Data)
+	if corrupt != nil {
+		return nil, corrupt, nil
 	}
-	if rec.Format != recordFormat {
-		return nil, fmt.Errorf("unknown format %d", rec.Format), nil
-	}
-	if rec.Sessions == nil {
-		rec.Sessions = map[string]*Session{}
+	sn := &snapshot{key: key, format: d.Format, rec: d.Record, gen: d.Gen, recentFrom: d.RecentFrom, recent: d.Recent}
+	if d.Format == recordFormat {
+		sn.orders = s.loadBuffers(d, s.cache.snapshot())
+	} else {
+		sn.orders = map[string]map[string]int64{}
+		for root, ses := range d.Sessions {
+			d.Session(root)
+			sn.orders[root] = assignOrders(ses.Buffers, nil)
+		}
 	}
 	if statErr == nil {
-		s.cache.put(key, rec)
+		s.cache.put(sn)
 	}
-	return rec, nil, nil
+	return d.Record, nil, nil
 }
 
 // recordKey identifies one version of the record file. The file is only
@@ -271,18 +290,46 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 	return rec, nil
 }
 
-// write replaces the record file with rec; called with the record lock
-// held.
+// write replaces the record with rec; called with the record lock held.
+// It writes the buffer files that changed since the record this process
+// read or wrote last (all of them when that is not the record on disk),
+// then the core (layout.go).
 func (s *Store) write(rec *Record) error {
-	data, err := json.MarshalIndent(rec, "", "  ")
+	base := s.cache.snapshot()
+	if base != nil {
+		if k, err := s.recordKey(); err != nil || k != base.key {
+			base = nil
+		}
+	}
+	writes, orders, full := plan(base, rec)
+	undo, err := s.writeBuffers(writes, full, rec)
 	if err != nil {
+		return s.recordError("written", err)
+	}
+	sn := &snapshot{format: recordFormat, rec: rec, orders: orders}
+	if full {
+		// Readers that knew an earlier record read every buffer file.
+		sn.gen = time.Now().UnixNano()
+		if last := s.cache.snapshot(); last != nil && last.gen >= sn.gen {
+			sn.gen = last.gen + 1
+		}
+		sn.recentFrom, sn.recent = sn.gen+1, []bufChange{}
+	} else {
+		sn.gen = base.gen + 1
+		sn.recent, sn.recentFrom = nextRecent(base.recent, base.recentFrom, sn.gen, writes)
+	}
+	data, err := json.MarshalIndent(diskRecord{Record: core(rec), Gen: sn.gen, RecentFrom: sn.recentFrom, Recent: sn.recent}, "", "  ")
+	if err != nil {
+		undo()
 		return err
 	}
 	if _, err := s.jail.WriteFile(s.path(recordFile), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true}); err != nil {
+		undo()
 		return s.recordError("written", err)
 	}
 	if key, err := s.recordKey(); err == nil {
-		s.cache.put(key, rec)
+		sn.key = key
+		s.cache.put(sn)
 	}
 	return nil
 }

@@ -1,0 +1,65 @@
+package editor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/editord/editord/workspace"
+)
+
+// Benchmarks of issue 12's per-buffer and per-event costs, in process (the
+// side-by-side figures are in testdata/bench). Compare the sizes:
+//
+//	go test ./editor -run '^$' -bench 'Scale' -benchtime 200x -count 5
+
+// benchOpenSave opens and saves one file, with others buffers already open
+// and kept events already in the journal.
+func benchOpenSave(b *testing.B, others, kept int) {
+	e := tcNew(b, func(c *Config) { c.Limits.ChangesKept = max(kept, 1000) })
+	ctx := context.Background()
+	if others > 0 {
+		if _, err := e.s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
+			ses := r.Session(e.root)
+			for i := range others {
+				ses.Upsert(workspace.Buffer{Path: fmt.Sprintf("other/f%05d.go", i), Version: "1-x", Language: "go"})
+			}
+			return true, nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if kept > 0 {
+		evs := make([]workspace.Event, 0, 1000)
+		patch := strings.Repeat("+line of a patch\n", 20)
+		for n := 0; n < kept; n += len(evs) {
+			evs = evs[:0]
+			for i := range min(1000, kept-n) {
+				evs = append(evs, workspace.Event{Root: e.root, Path: fmt.Sprintf("p%d.go", n+i), Kind: "modified", Cause: "editor::save", By: "bench", Patch: patch})
+			}
+			if _, err := e.s.store.Append(ctx, evs, e.cfg.Limits.ChangesKept); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	e.write("a.go", "package a\n")
+	b.ResetTimer()
+	for i := range b.N {
+		o, err := e.s.Open(ctx, &OpenRequest{Path: "a.go"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.s.Save(ctx, &SaveRequest{Path: "a.go", Content: fmt.Sprintf("package a\n// %d\n", i), ExpectedVersion: &o.Version}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.s.Changes(ctx, &ChangesRequest{Since: fmt.Sprint(int64(kept + i))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScaleBuffers5(b *testing.B)    { benchOpenSave(b, 5, 0) }
+func BenchmarkScaleBuffers5000(b *testing.B) { benchOpenSave(b, 5000, 0) }
+func BenchmarkScaleKept0(b *testing.B)       { benchOpenSave(b, 0, 0) }
+func BenchmarkScaleKept100k(b *testing.B)    { benchOpenSave(b, 0, 100_000) }
