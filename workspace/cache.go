@@ -59,9 +59,9 @@ func (r *Record) clone() *Record {
 		if s == nil {
 			continue
 		}
+		// The lists are shared until either side changes them (Session.own).
+		s.owned = false
 		c := *s
-		c.Buffers = append([]Buffer{}, s.Buffers...)
-		c.Expanded = append([]string{}, s.Expanded...)
 		out.Sessions[root] = &c
 	}
 	return out

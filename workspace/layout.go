@@ -76,7 +76,21 @@ type snapshot struct {
 	gen        int64
 	recentFrom int64
 	recent     []bufChange
-	orders     map[string]map[string]int64 // root → path → order
+	orders     map[string][]int64 // root → the tab order of each of its buffers, in Buffers' order
+}
+
+// orderOf maps each buffer path of root in sn to its tab order.
+func (sn *snapshot) orderOf(root string) map[string]int64 {
+	ses := sn.rec.Sessions[root]
+	o := sn.orders[root]
+	if ses == nil || len(o) != len(ses.Buffers) {
+		return nil
+	}
+	m := make(map[string]int64, len(o))
+	for i, b := range ses.Buffers {
+		m[b.Path] = o[i]
+	}
+	return m
 }
 
 // core is the record as the core file holds it: the sessions without
@@ -163,7 +177,7 @@ func decodeCore(data []byte) (d diskRecord, corrupt error) {
 // process knew, at base.gen) and the buffer files d.Recent names after it,
 // or from every buffer file when base is too old or missing. Sessions
 // found only in buffer files are added (a core lost to corruption).
-func (s *Store) loadBuffers(d diskRecord, base *snapshot) map[string]map[string]int64 {
+func (s *Store) loadBuffers(d diskRecord, base *snapshot) map[string][]int64 {
 	type entry struct {
 		b     Buffer
 		order int64
@@ -178,8 +192,11 @@ func (s *Store) loadBuffers(d diskRecord, base *snapshot) map[string]map[string]
 	incremental := base != nil && base.format == recordFormat && base.gen <= d.Gen && base.gen+1 >= d.RecentFrom
 	if incremental {
 		for root, ses := range base.rec.Sessions {
-			for _, b := range ses.Buffers {
-				put(root, b, base.orders[root][b.Path])
+			o := base.orders[root]
+			for i, b := range ses.Buffers {
+				if i < len(o) {
+					put(root, b, o[i])
+				}
 			}
 		}
 		seen := map[bufChange]bool{}
@@ -202,18 +219,21 @@ func (s *Store) loadBuffers(d diskRecord, base *snapshot) map[string]map[string]
 			put(bf.Root, bf.Buffer, bf.Order)
 		}
 	}
-	orders := map[string]map[string]int64{}
+	orders := map[string][]int64{}
 	for root, m := range byRoot {
-		ses := d.Session(root)
-		ses.Buffers = make([]Buffer, 0, len(m))
-		o := make(map[string]int64, len(m))
-		for p, e := range m {
-			ses.Buffers = append(ses.Buffers, e.b)
-			o[p] = e.order
+		es := make([]entry, 0, len(m))
+		for _, e := range m {
+			es = append(es, e)
 		}
-		slices.SortFunc(ses.Buffers, func(a, b Buffer) int {
-			return cmp.Or(cmp.Compare(o[a.Path], o[b.Path]), strings.Compare(a.Path, b.Path))
+		slices.SortFunc(es, func(a, b entry) int {
+			return cmp.Or(cmp.Compare(a.order, b.order), strings.Compare(a.b.Path, b.b.Path))
 		})
+		ses := d.Session(root)
+		ses.Buffers = make([]Buffer, len(es))
+		o := make([]int64, len(es))
+		for i, e := range es {
+			ses.Buffers[i], o[i] = e.b, e.order
+		}
 		orders[root] = o
 	}
 	for root := range d.Sessions {
@@ -280,17 +300,24 @@ type bufWrite struct {
 // plan works out the buffer files that turn base into rec and the tab
 // orders of rec's buffers. With no usable base, every buffer is written
 // and every other buffer file removed (full).
-func plan(base *snapshot, rec *Record) (writes []bufWrite, orders map[string]map[string]int64, full bool) {
+func plan(base *snapshot, rec *Record) (writes []bufWrite, orders map[string][]int64, full bool) {
 	full = base == nil || base.format != recordFormat
-	orders = map[string]map[string]int64{}
+	orders = map[string][]int64{}
 	for root, ses := range rec.Sessions {
 		if ses == nil {
 			continue
 		}
+		if !full {
+			if o, w, ok := planAppend(base, root, ses.Buffers); ok {
+				orders[root] = o
+				writes = append(writes, w...)
+				continue
+			}
+		}
 		var old map[string]int64
 		var oldBuf map[string]Buffer
 		if !full {
-			old = base.orders[root]
+			old = base.orderOf(root)
 			if bs := base.rec.Sessions[root]; bs != nil {
 				oldBuf = make(map[string]Buffer, len(bs.Buffers))
 				for _, b := range bs.Buffers {
@@ -300,15 +327,17 @@ func plan(base *snapshot, rec *Record) (writes []bufWrite, orders map[string]map
 		}
 		o := assignOrders(ses.Buffers, old)
 		orders[root] = o
+		inNew := make(map[string]bool, len(ses.Buffers))
 		for i := range ses.Buffers {
 			b := &ses.Buffers[i]
-			if ob, ok := oldBuf[b.Path]; !full && ok && ob == *b && old[b.Path] == o[b.Path] {
+			inNew[b.Path] = true
+			if ob, ok := oldBuf[b.Path]; !full && ok && ob == *b && old[b.Path] == o[i] {
 				continue
 			}
-			writes = append(writes, bufWrite{root: root, path: b.Path, b: b, order: o[b.Path]})
+			writes = append(writes, bufWrite{root: root, path: b.Path, b: b, order: o[i]})
 		}
 		for p := range oldBuf {
-			if _, ok := o[p]; !ok {
+			if !inNew[p] {
 				writes = append(writes, bufWrite{root: root, path: p})
 			}
 		}
@@ -325,11 +354,46 @@ func plan(base *snapshot, rec *Record) (writes []bufWrite, orders map[string]map
 	return writes, orders, full
 }
 
+// planAppend is plan for the common change of one root: buffers refreshed
+// in place and new ones opened at the end (an open, a save). ok is false
+// for anything else (a close, a move), which plan works out in full.
+func planAppend(base *snapshot, root string, bufs []Buffer) (orders []int64, writes []bufWrite, ok bool) {
+	var old []Buffer
+	if bs := base.rec.Sessions[root]; bs != nil {
+		old = bs.Buffers
+	}
+	oo := base.orders[root]
+	if len(oo) != len(old) || len(bufs) < len(old) {
+		return nil, nil, false
+	}
+	for i := range old {
+		if old[i].Path != bufs[i].Path {
+			return nil, nil, false
+		}
+	}
+	orders = make([]int64, len(bufs))
+	copy(orders, oo)
+	last := int64(0)
+	if len(oo) > 0 {
+		last = oo[len(oo)-1]
+	}
+	for i := range bufs {
+		if i >= len(old) {
+			last += orderStep
+			orders[i] = last
+		} else if old[i] == bufs[i] {
+			continue
+		}
+		writes = append(writes, bufWrite{root: root, path: bufs[i].Path, b: &bufs[i], order: orders[i]})
+	}
+	return orders, writes, true
+}
+
 // assignOrders gives each buffer a tab order increasing along bufs,
 // keeping the old order of as many as it can (those already increasing),
 // so that a change to one buffer rewrites only its file.
-func assignOrders(bufs []Buffer, old map[string]int64) map[string]int64 {
-	o := make(map[string]int64, len(bufs))
+func assignOrders(bufs []Buffer, old map[string]int64) []int64 {
+	o := make([]int64, len(bufs))
 	keep := make([]bool, len(bufs))
 	prev := int64(0)
 	for i, b := range bufs {
@@ -339,7 +403,7 @@ func assignOrders(bufs []Buffer, old map[string]int64) map[string]int64 {
 	}
 	for i := 0; i < len(bufs); {
 		if keep[i] {
-			o[bufs[i].Path] = old[bufs[i].Path]
+			o[i] = old[bufs[i].Path]
 			i++
 			continue
 		}
@@ -349,7 +413,7 @@ func assignOrders(bufs []Buffer, old map[string]int64) map[string]int64 {
 		}
 		lo := int64(0)
 		if i > 0 {
-			lo = o[bufs[i-1].Path]
+			lo = o[i-1]
 		}
 		n := int64(j - i)
 		step := int64(orderStep)
@@ -358,13 +422,13 @@ func assignOrders(bufs []Buffer, old map[string]int64) map[string]int64 {
 		}
 		if step < 1 {
 			// No room: renumber every buffer.
-			for k, b := range bufs {
-				o[b.Path] = int64(k+1) * orderStep
+			for k := range bufs {
+				o[k] = int64(k+1) * orderStep
 			}
 			return o
 		}
 		for k := i; k < j; k++ {
-			o[bufs[k].Path] = lo + int64(k-i+1)*step
+			o[k] = lo + int64(k-i+1)*step
 		}
 		i = j
 	}

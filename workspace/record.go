@@ -20,9 +20,26 @@ type Buffer struct {
 }
 
 // Session is what one root remembers.
+//
+// Copies of a record share their sessions' lists until one is changed
+// (copy on write: a copy per call of 5,000 buffers would cost more than
+// the call), so every method that changes a list calls own first, and
+// nothing outside this file changes the lists in place.
 type Session struct {
 	Buffers  []Buffer `json:"buffers,omitempty"` // in buffer files on disk (layout.go)
 	Expanded []string `json:"expanded"`
+
+	owned bool // the lists are this session's own, not shared with a copy
+}
+
+// own makes the session's lists its own before a change.
+func (s *Session) own() {
+	if s.owned {
+		return
+	}
+	s.Buffers = append(make([]Buffer, 0, len(s.Buffers)+1), s.Buffers...)
+	s.Expanded = append(make([]string, 0, len(s.Expanded)+1), s.Expanded...)
+	s.owned = true
 }
 
 // Record is the whole state file.
@@ -45,7 +62,7 @@ func (r *Record) Session(root string) *Session {
 	}
 	s := r.Sessions[root]
 	if s == nil {
-		s = &Session{}
+		s = &Session{owned: true}
 		r.Sessions[root] = s
 	}
 	if s.Buffers == nil {
@@ -97,10 +114,12 @@ func (s *Session) Upsert(b Buffer) bool {
 			if s.Buffers[i] == b {
 				return false
 			}
+			s.own()
 			s.Buffers[i] = b
 			return true
 		}
 	}
+	s.own()
 	s.Buffers = append(s.Buffers, b)
 	return true
 }
@@ -109,6 +128,7 @@ func (s *Session) Upsert(b Buffer) bool {
 func (s *Session) Close(path string) bool {
 	for i := range s.Buffers {
 		if s.Buffers[i].Path == path {
+			s.own()
 			s.Buffers = append(s.Buffers[:i], s.Buffers[i+1:]...)
 			return true
 		}
@@ -119,6 +139,7 @@ func (s *Session) Close(path string) bool {
 // CloseBeneath drops every buffer at or under path and collapses every
 // expanded folder there, returning the closed buffers' paths.
 func (s *Session) CloseBeneath(path string) []string {
+	s.own()
 	closed := []string{}
 	kept := s.Buffers[:0]
 	for _, b := range s.Buffers {
@@ -137,6 +158,7 @@ func (s *Session) CloseBeneath(path string) []string {
 // under to, returning how many it rewrote. A buffer already at a rewritten
 // path is replaced, so the tab set never holds one path twice.
 func (s *Session) Move(from, to string) int {
+	s.own()
 	n := 0
 	moved := make([]bool, len(s.Buffers))
 	for i := range s.Buffers {
@@ -164,12 +186,14 @@ func (s *Session) Expand(path string) bool {
 			return false
 		}
 	}
+	s.own()
 	s.Expanded = append(s.Expanded, path)
 	return true
 }
 
 // Collapse unmarks a folder and every folder beneath it.
 func (s *Session) Collapse(path string) bool {
+	s.own()
 	kept := s.Expanded[:0]
 	for _, e := range s.Expanded {
 		if !Within(e, path) {

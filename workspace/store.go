@@ -228,7 +228,7 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 	if d.Format == recordFormat {
 		sn.orders = s.loadBuffers(d, s.cache.snapshot())
 	} else {
-		sn.orders = map[string]map[string]int64{}
+		sn.orders = map[string][]int64{}
 		for root, ses := range d.Sessions {
 			d.Session(root)
 			sn.orders[root] = assignOrders(ses.Buffers, nil)
