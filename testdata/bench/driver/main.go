@@ -92,6 +92,7 @@ func main() {
 		{"io", benchIO},
 		{"memory", benchMemory},
 		{"changes", benchChanges},
+		{"scale", benchScale},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
