@@ -39,7 +39,7 @@ import (
 const (
 	buffersDir = "buffers"
 	// recentMax bounds the core's list of recent buffer changes.
-	recentMax = 256
+	recentMax = 128
 	// orderStep spaces the tab orders of buffers, so that one moved into
 	// the middle of the tab set gets an order without renumbering others.
 	orderStep = 1 << 20

@@ -161,7 +161,7 @@ func TestRecordFormat1Migrates(t *testing.T) {
 	if got := bufPaths(r, "/w"); !slices.Equal(got, []string{"b.go", "a.go", "c.go"}) || r.Session("/w").Expanded[0] != "src" {
 		t.Fatalf("after the migration: %v %v", got, r.Session("/w").Expanded)
 	}
-	if b, _ := os.ReadFile(filepath.Join(s.Dir(), recordFile)); !strings.Contains(string(b), `"format": 2`) {
+	if b, _ := os.ReadFile(filepath.Join(s.Dir(), recordFile)); !strings.Contains(string(b), `"format":2`) {
 		t.Errorf("not migrated: %s", b)
 	}
 	if len(*warns) != 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -24,6 +25,8 @@ type Store struct {
 	// last append; jidx where earlier journal reads ended (journal*.go).
 	appended appendState
 	jidx     jindex
+	// locksMade: the locks folder was found or made (lock).
+	locksMade atomic.Bool
 }
 
 const (
@@ -73,6 +76,17 @@ func (s *Store) LockShared(ctx context.Context, name string) (func(), error) {
 }
 
 func (s *Store) lock(ctx context.Context, name string, take func(context.Context, string) (func(), error)) (func(), error) {
+	if s.locksMade.Load() {
+		// The folder was there: take the lock straight away, and make the
+		// folder only when it is gone.
+		ctx, cancel := context.WithTimeout(ctx, lockWait)
+		unlock, err := take(ctx, s.path("locks/"+name))
+		cancel()
+		if err == nil || shell.CodeOf(err) != shell.CodeNotFound {
+			return unlock, err
+		}
+		s.locksMade.Store(false)
+	}
 	if _, err := s.jail.Mkdir(s.path("locks"), false); err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			// The state dir itself is gone: this process holds it open, but
@@ -82,6 +96,7 @@ func (s *Store) lock(ctx context.Context, name string, take func(context.Context
 		}
 		return nil, err
 	}
+	s.locksMade.Store(true)
 	ctx, cancel := context.WithTimeout(ctx, lockWait)
 	defer cancel()
 	return take(ctx, s.path("locks/"+name))
@@ -318,7 +333,8 @@ func (s *Store) write(rec *Record) error {
 		sn.gen = base.gen + 1
 		sn.recent, sn.recentFrom = nextRecent(base.recent, base.recentFrom, sn.gen, writes)
 	}
-	data, err := json.MarshalIndent(diskRecord{Record: core(rec), Gen: sn.gen, RecentFrom: sn.recentFrom, Recent: sn.recent}, "", "  ")
+	// One line: it is rewritten on every change of the record.
+	data, err := json.Marshal(diskRecord{Record: core(rec), Gen: sn.gen, RecentFrom: sn.recentFrom, Recent: sn.recent})
 	if err != nil {
 		undo()
 		return err

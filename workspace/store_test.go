@@ -237,7 +237,7 @@ func TestStoreRecordIsJSON(t *testing.T) {
 	}
 	// Empty lists are written as lists, never null; buffers live in their
 	// own files (layout.go).
-	if !strings.Contains(string(b), `"expanded": []`) || strings.Contains(string(b), `"buffers"`) {
+	if !strings.Contains(string(b), `"expanded":[]`) || strings.Contains(string(b), `"buffers"`) {
 		t.Errorf("record file %s", b)
 	}
 	// No temp files are left in the state dir.
