@@ -35,6 +35,14 @@ type SearchResponse struct {
 	Total        int          `json:"total" desc:"Matching lines returned (at most max_matches)."`
 	FilesScanned int          `json:"files_scanned" desc:"Files considered, in path order, before the search ended (all of them unless truncated)."`
 	Truncated    bool         `json:"truncated" desc:"True when more matching lines exist than max_matches; narrow the pattern or the globs."`
+	Skipped      []SearchSkip `json:"skipped" desc:"Files considered but not searched to their end, and why (binary, unreadable, a line over 8 MiB); the first 20 in path order."`
+	SkippedTotal int          `json:"skipped_total" desc:"How many files were skipped in all."`
+}
+
+// SearchSkip is a file a search did not read to its end.
+type SearchSkip struct {
+	Path   string `json:"path" desc:"Root-relative path of the file."`
+	Reason string `json:"reason" desc:"Why: binary (a NUL byte; hits before it are kept), unreadable, not a regular file, or a line longer than 8 MiB."`
 }
 
 // searchMaxCap bounds one response.
@@ -43,7 +51,7 @@ const searchMaxCap = 20_000
 func init() {
 	define("editor::search",
 		"Search file contents (like ripgrep) and return matching lines with line, column, text and match ranges. Use it when you know what a file contains; use editor::find for file names. "+
-			"pattern is RE2 (Go regexp) unless literal; honours .gitignore, skips noise folders (node_modules, target, ...), denied paths, binary files and files over max_file_bytes (2,000,000). "+
+			"pattern is RE2 (Go regexp) unless literal; honours .gitignore, skips noise folders (node_modules, target, ...), denied paths and binary files (listed in skipped); files of any size are searched. "+
 			"Results are deterministic: files in path order, lines in order, at most max_matches (default 2000). "+
 			`Example: {"pattern": "TODO|FIXME", "include_glob": ["*.go"], "exclude_glob": ["vendor"]}.`,
 		readOnly, (*Service).Search)
@@ -69,7 +77,11 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated}
+	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated,
+		Skipped: make([]SearchSkip, len(res.Skipped)), SkippedTotal: res.SkippedTotal}
+	for i, k := range res.Skipped {
+		out.Skipped[i] = SearchSkip(k)
+	}
 	for i, f := range res.Files {
 		hits := make([]SearchHit, len(f.Hits))
 		for k, h := range f.Hits {
