@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"io"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -18,6 +17,11 @@ type Server struct {
 	MCP *server.MCPServer
 	svc *editor.Service
 	hub *hub
+	cs  *callers
+	// tools maps tool names to catalog functions, for the stdio fast path.
+	tools map[string]*editor.Function
+	// stdio receives the stdio session once mcp-go registers it.
+	stdio chan server.ClientSession
 }
 
 // NewServer builds an MCP server whose tools are the editor's catalog and
@@ -25,20 +29,32 @@ type Server struct {
 func NewServer(svc *editor.Service, version string) *Server {
 	h := newHub()
 	cs := newCallers()
+	stdio := make(chan server.ClientSession, 1)
+	hooks := h.hooks(cs)
+	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) {
+		if sess.SessionID() == "stdio" {
+			select {
+			case stdio <- sess:
+			default:
+			}
+		}
+	})
 	s := server.NewMCPServer("editord", version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithLogging(),
-		server.WithHooks(h.hooks(cs)),
+		server.WithHooks(hooks),
 	)
 	h.srv = s
+	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
 		s.AddTool(Tool(f), handler(svc, f, cs))
+		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)
-	return &Server{MCP: s, svc: svc, hub: h}
+	return &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record
@@ -53,10 +69,3 @@ func (s *Server) Warn(msg string) {
 // clients until ctx ends.
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
-// ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers.
-func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
-	std := server.NewStdioServer(s.MCP)
-	server.WithWorkerPoolSize(16)(std)
-	return std.Listen(ctx, in, out)
-}

@@ -45,6 +45,15 @@ command -v git >/dev/null 2>&1 || { log "git is required to assemble the corpus"
 
 [[ -x $bin ]] || { log "$bin missing: run 'make build' (or 'make bench')"; exit 1; }
 
+# The filesystem MCP server (npm), the peer of the 1 MiB stdio rows (scale).
+fsmcp="$bench/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+if [[ ! -f $fsmcp ]] && command -v npm >/dev/null 2>&1; then
+	log "installing @modelcontextprotocol/server-filesystem with npm into $bench/npm"
+	npm install --prefix "$bench/npm" --no-audit --no-fund @modelcontextprotocol/server-filesystem >&2 ||
+		log "note: could not install it; the 1 MiB stdio rows will have no peer"
+fi
+[[ -f $fsmcp ]] && export BENCH_FSMCP="$fsmcp"
+
 # 2. The corpus, assembled once.
 if [[ ${BENCH_SMALL:-} == 1 ]]; then
 	corpus="$bench/corpus-small"

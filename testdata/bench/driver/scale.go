@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,6 +30,7 @@ func benchScale(r *report) {
 		r.na("scale rows", "", "", "function not served")
 		return
 	}
+	benchStdioMiB(r)
 	benchKept(r)
 	benchBuffers(r)
 	for _, n := range []int{1, 8, 32} {
@@ -330,4 +332,109 @@ func boolf(ok bool) float64 {
 		return 0
 	}
 	return 1
+}
+
+var fsServer = flag.String("fsmcp", os.Getenv("BENCH_FSMCP"), "the filesystem MCP server's script (npm @modelcontextprotocol/server-filesystem), for the 1 MiB stdio rows")
+
+// benchStdioMiB: opening and saving a 1 MiB file over stdio, against the
+// filesystem MCP server doing the same (read_text_file, write_file), in
+// alternating rounds; and editor::diff of two 1 MiB texts and of two
+// identical ones, against git diff --no-index.
+func benchStdioMiB(r *report) {
+	a, b := mibTexts()
+	rel := "bench-scratch/mib.txt"
+	abs := filepath.Join(*corpus, rel)
+	check(os.WriteFile(abs, []byte(a), 0o644))
+	ed := startServer("")
+	defer ed.close()
+	var fs *client.Client
+	if *fsServer != "" && have("node") {
+		c, err := client.NewStdioMCPClient("node", nil, *fsServer, *corpus)
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientInfo: mcp.Implementation{Name: "editord-bench", Version: "1"}}})
+			cancel()
+		}
+		if err != nil {
+			r.note("filesystem MCP server: %v", err)
+		} else {
+			fs = c
+			defer c.Close()
+		}
+	}
+	fsCall := func(name string, args map[string]any) time.Duration {
+		t0 := time.Now()
+		res, err := fs.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
+		d := time.Since(t0)
+		if err != nil || res.IsError {
+			panic(fmt.Sprintf("filesystem server %s: %v %v", name, err, res))
+		}
+		return d
+	}
+	var edOpen, edSave, fsOpen, fsSave durs
+	version := ""
+	for round := 0; round < max(5, *runsF); round++ {
+		for k := -1; k < 10; k++ {
+			raw, d := ed.mustCall("editor::open", map[string]any{"path": rel})
+			var o struct{ Version string }
+			json.Unmarshal(raw, &o)
+			version = o.Version
+			if k >= 0 {
+				edOpen = append(edOpen, d)
+			}
+			content := a
+			if k%2 == 0 {
+				content = b
+			}
+			_, d = ed.mustCall("editor::save", map[string]any{"path": rel, "content": content, "expected_version": version})
+			if k >= 0 {
+				edSave = append(edSave, d)
+			}
+		}
+		if fs == nil {
+			continue
+		}
+		for k := -1; k < 10; k++ {
+			d := fsCall("read_text_file", map[string]any{"path": abs})
+			if k >= 0 {
+				fsOpen = append(fsOpen, d)
+			}
+			content := a
+			if k%2 == 0 {
+				content = b
+			}
+			d = fsCall("write_file", map[string]any{"path": abs, "content": content})
+			if k >= 0 {
+				fsSave = append(fsSave, d)
+			}
+		}
+	}
+	for _, row := range []struct {
+		name   string
+		ed, fs durs
+	}{{"open a 1 MiB file (stdio, p50)", edOpen, fsOpen}, {"save a 1 MiB file (stdio, p50)", edSave, fsSave}} {
+		if fs == nil {
+			r.add(row.name, fmtDur(row.ed.median()), "filesystem MCP server: not installed", "", "≤ 0.8", "")
+			continue
+		}
+		rs, x := ratio(row.ed.median(), row.fs.median())
+		r.add(row.name, fmtDur(row.ed.median()), "filesystem MCP server "+fmtDur(row.fs.median()), rs, "≤ 0.8", verdict(x, 0.8))
+	}
+	// editor::diff against git diff --no-index on the same texts.
+	d := filepath.Join(tmpBase, "diff")
+	os.MkdirAll(d, 0o755)
+	os.WriteFile(filepath.Join(d, "a"), []byte(a), 0o644)
+	os.WriteFile(filepath.Join(d, "b"), []byte(b), 0o644)
+	var edDiff, edSame, git durs
+	for i := -1; i < max(5, *runsF)*3; i++ {
+		_, t1 := ed.mustCall("editor::diff", map[string]any{"before": a, "after": b})
+		_, t2 := ed.mustCall("editor::diff", map[string]any{"before": a, "after": a})
+		g := run(d, "git", "diff", "--no-index", "--no-color", "a", "b")
+		if i >= 0 {
+			edDiff, edSame, git = append(edDiff, t1), append(edSame, t2), append(git, g.dur)
+		}
+	}
+	rs, x := ratio(edDiff.median(), git.median())
+	r.add("diff two 1 MiB texts (stdio, p50)", fmtDur(edDiff.median()), "git diff --no-index "+fmtDur(git.median()), rs, "≤ 2", verdict(x, 2))
+	r.add("diff two identical 1 MiB texts (stdio, p50)", fmtDur(edSame.median()), "", "", "≤ 10 ms", verdict(float64(edSame.median())/1e6, 10))
 }
