@@ -68,4 +68,3 @@ func (s *Server) Warn(msg string) {
 // Deliver follows the shared record and journal and notifies connected
 // clients until ctx ends.
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
-
