@@ -16,11 +16,20 @@ import (
 // would otherwise get silently wrong: unknown fields (a typo such as
 // "expected_verison" would drop the save guard), missing required fields,
 // and wrong types. Every refusal names the field.
+// fastDecode turns decodeFast on; tests turn it off to compare.
+var fastDecode = true
+
 func decodeArgs(args json.RawMessage, req any) error {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte("{}")
 	}
+	if fastDecode && decodeFast(args, req) {
+		return nil
+	}
+	// The careful path, on a fresh request (decodeFast may have filled
+	// part of this one).
+	reflect.ValueOf(req).Elem().SetZero()
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		return invalid("arguments must be a JSON object, e.g. {\"path\": \"README.md\"}")

@@ -62,15 +62,22 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 const changesDefaultLimit = 100
 
 // changeEvent describes a write of this service (kind created, modified or
-// deleted), with its real patch.
-func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte) workspace.Event {
+// deleted), with its real patch. afterVersion, when given, is
+// Version(after), which a caller that has it passes to save hashing after
+// again (a megabyte costs a millisecond).
+func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte, afterVersion ...string) workspace.Event {
 	d := diff.Unified(string(before), string(after), diff.Options{
 		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: kind == "created", NewMissing: kind == "deleted",
 	})
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
-		v := Version(after)
+		var v string
+		if len(afterVersion) > 0 {
+			v = afterVersion[0]
+		} else {
+			v = Version(after)
+		}
 		ev.Version = &v
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)

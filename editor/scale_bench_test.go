@@ -75,3 +75,34 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkScaleSave1MiB: a guarded 1 MiB save, alternating two contents
+// that differ in about a hundred places.
+func BenchmarkScaleSave1MiB(b *testing.B) {
+	e := tcNew(b)
+	ctx := context.Background()
+	var x, y strings.Builder
+	for i := 0; x.Len() < 1<<20; i++ {
+		l := fmt.Sprintf("%06d\tfunc handler%d(w http.ResponseWriter, r *http.Request) { serve(w, r, %d) }\n", i, i%977, i*7)
+		x.WriteString(l)
+		if i%211 == 0 {
+			y.WriteString("// changed: ")
+		}
+		y.WriteString(l)
+	}
+	texts := []string{x.String(), y.String()}
+	e.write("big.txt", texts[0])
+	o, err := e.s.Open(ctx, &OpenRequest{Path: "big.txt"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := o.Version
+	b.ResetTimer()
+	for i := range b.N {
+		r, err := e.s.Save(ctx, &SaveRequest{Path: "big.txt", Content: texts[(i+1)%2], ExpectedVersion: &v})
+		if err != nil || !r.Saved {
+			b.Fatal(err, r)
+		}
+		v = r.Version
+	}
+}

@@ -5,10 +5,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,11 +32,24 @@ func benchScale(r *report) {
 		r.na("scale rows", "", "", "function not served")
 		return
 	}
-	benchStdioMiB(r)
-	benchKept(r)
-	benchBuffers(r)
-	for _, n := range []int{1, 8, 32} {
-		benchHTTP(r, n)
+	// BENCH_SCALE=mib,kept,buffers,http runs some parts only.
+	want := func(part string) bool {
+		v := os.Getenv("BENCH_SCALE")
+		return v == "" || strings.Contains(","+v+",", ","+part+",")
+	}
+	if want("mib") {
+		benchStdioMiB(r)
+	}
+	if want("kept") {
+		benchKept(r)
+	}
+	if want("buffers") {
+		benchBuffers(r)
+	}
+	if want("http") {
+		for _, n := range []int{1, 8, 32} {
+			benchHTTP(r, n)
+		}
 	}
 }
 
@@ -345,40 +360,19 @@ func benchStdioMiB(r *report) {
 	rel := "bench-scratch/mib.txt"
 	abs := filepath.Join(*corpus, rel)
 	check(os.WriteFile(abs, []byte(a), 0o644))
-	ed := startServer("")
+	ed := startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
 	defer ed.close()
-	var fs *client.Client
+	(&server{cmd: ed.cmd}).settle()
+	var fs *rawClient
 	if *fsServer != "" && have("node") {
-		c, err := client.NewStdioMCPClient("node", nil, *fsServer, *corpus)
-		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientInfo: mcp.Implementation{Name: "editord-bench", Version: "1"}}})
-			cancel()
-		}
-		if err != nil {
-			r.note("filesystem MCP server: %v", err)
-		} else {
-			fs = c
-			defer c.Close()
-		}
-	}
-	fsCall := func(name string, args map[string]any) time.Duration {
-		t0 := time.Now()
-		res, err := fs.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
-		d := time.Since(t0)
-		if err != nil || res.IsError {
-			panic(fmt.Sprintf("filesystem server %s: %v %v", name, err, res))
-		}
-		return d
+		fs = startRaw("node", *fsServer, *corpus)
+		defer fs.close()
 	}
 	var edOpen, edSave, fsOpen, fsSave durs
-	version := ""
 	for round := 0; round < max(5, *runsF); round++ {
 		for k := -1; k < 10; k++ {
-			raw, d := ed.mustCall("editor::open", map[string]any{"path": rel})
-			var o struct{ Version string }
-			json.Unmarshal(raw, &o)
-			version = o.Version
+			raw, d := ed.tool("editor_open", map[string]any{"path": rel})
+			version := fieldOf(raw, "version")
 			if k >= 0 {
 				edOpen = append(edOpen, d)
 			}
@@ -386,7 +380,7 @@ func benchStdioMiB(r *report) {
 			if k%2 == 0 {
 				content = b
 			}
-			_, d = ed.mustCall("editor::save", map[string]any{"path": rel, "content": content, "expected_version": version})
+			_, d = ed.tool("editor_save", map[string]any{"path": rel, "content": content, "expected_version": version})
 			if k >= 0 {
 				edSave = append(edSave, d)
 			}
@@ -395,7 +389,7 @@ func benchStdioMiB(r *report) {
 			continue
 		}
 		for k := -1; k < 10; k++ {
-			d := fsCall("read_text_file", map[string]any{"path": abs})
+			_, d := fs.tool("read_text_file", map[string]any{"path": abs})
 			if k >= 0 {
 				fsOpen = append(fsOpen, d)
 			}
@@ -403,7 +397,7 @@ func benchStdioMiB(r *report) {
 			if k%2 == 0 {
 				content = b
 			}
-			d = fsCall("write_file", map[string]any{"path": abs, "content": content})
+			_, d = fs.tool("write_file", map[string]any{"path": abs, "content": content})
 			if k >= 0 {
 				fsSave = append(fsSave, d)
 			}
@@ -412,7 +406,7 @@ func benchStdioMiB(r *report) {
 	for _, row := range []struct {
 		name   string
 		ed, fs durs
-	}{{"open a 1 MiB file (stdio, p50)", edOpen, fsOpen}, {"save a 1 MiB file (stdio, p50)", edSave, fsSave}} {
+	}{{"open a 1 MiB file (stdio, p50)", edOpen, fsOpen}, {"save a 1 MiB file, guarded (stdio, p50)", edSave, fsSave}} {
 		if fs == nil {
 			r.add(row.name, fmtDur(row.ed.median()), "filesystem MCP server: not installed", "", "≤ 0.8", "")
 			continue
@@ -427,8 +421,8 @@ func benchStdioMiB(r *report) {
 	os.WriteFile(filepath.Join(d, "b"), []byte(b), 0o644)
 	var edDiff, edSame, git durs
 	for i := -1; i < max(5, *runsF)*3; i++ {
-		_, t1 := ed.mustCall("editor::diff", map[string]any{"before": a, "after": b})
-		_, t2 := ed.mustCall("editor::diff", map[string]any{"before": a, "after": a})
+		_, t1 := ed.tool("editor_diff", map[string]any{"before": a, "after": b})
+		_, t2 := ed.tool("editor_diff", map[string]any{"before": a, "after": a})
 		g := run(d, "git", "diff", "--no-index", "--no-color", "a", "b")
 		if i >= 0 {
 			edDiff, edSame, git = append(edDiff, t1), append(edSame, t2), append(git, g.dur)
@@ -437,4 +431,82 @@ func benchStdioMiB(r *report) {
 	rs, x := ratio(edDiff.median(), git.median())
 	r.add("diff two 1 MiB texts (stdio, p50)", fmtDur(edDiff.median()), "git diff --no-index "+fmtDur(git.median()), rs, "≤ 2", verdict(x, 2))
 	r.add("diff two identical 1 MiB texts (stdio, p50)", fmtDur(edSame.median()), "", "", "≤ 10 ms", verdict(float64(edSame.median())/1e6, 10))
+}
+
+// rawClient speaks JSON-RPC over a server's stdio with no decoding beyond
+// finding the end of each answer, so that rows about large messages time
+// the server, not a client's JSON decoding.
+type rawClient struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+	id  int
+}
+
+func startRaw(name string, args ...string) *rawClient {
+	cmd := exec.Command(name, args...)
+	xdg := filepath.Join(tmpBase, "xdg")
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(xdg, "config"), "XDG_STATE_HOME="+filepath.Join(xdg, "state"))
+	in, err := cmd.StdinPipe()
+	check(err)
+	out, err := cmd.StdoutPipe()
+	check(err)
+	check(cmd.Start())
+	c := &rawClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 4<<20)}
+	c.call("initialize", map[string]any{"protocolVersion": mcp.LATEST_PROTOCOL_VERSION, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "editord-bench", "version": "1"}})
+	line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	c.in.Write(append(line, '\n'))
+	return c
+}
+
+// call sends one request and returns its answer's bytes and the round trip.
+func (c *rawClient) call(method string, params any) ([]byte, time.Duration) {
+	c.id++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	msg = append(msg, '\n')
+	t0 := time.Now()
+	_, err := c.in.Write(msg)
+	check(err)
+	want := []byte(fmt.Sprintf(`"id":%d`, c.id))
+	for {
+		var line []byte
+		for {
+			frag, err := c.out.ReadSlice('\n')
+			line = append(line, frag...)
+			if err == nil {
+				break
+			}
+			if err != bufio.ErrBufferFull {
+				panic(fmt.Sprintf("%s: %v", method, err))
+			}
+		}
+		if bytes.Contains(line[:min(len(line), 64)], want) || bytes.Contains(line[max(0, len(line)-64):], want) {
+			d := time.Since(t0)
+			if bytes.Contains(line, []byte(`"isError":true`)) || bytes.Contains(line[:min(len(line), 64)], []byte(`"error"`)) {
+				panic(fmt.Sprintf("%s: %.300s", method, line))
+			}
+			return line, d
+		}
+	}
+}
+
+func (c *rawClient) tool(name string, args map[string]any) ([]byte, time.Duration) {
+	return c.call("tools/call", map[string]any{"name": name, "arguments": args})
+}
+
+func (c *rawClient) close() {
+	c.in.Close()
+	c.cmd.Wait()
+}
+
+// fieldOf finds "name":"value" in an answer (the structured content's).
+func fieldOf(b []byte, name string) string {
+	k := []byte(`"` + name + `":"`)
+	i := bytes.LastIndex(b, k)
+	if i < 0 {
+		return ""
+	}
+	rest := b[i+len(k):]
+	return string(rest[:bytes.IndexByte(rest, '"')])
 }
