@@ -35,6 +35,7 @@ type SaveResponse struct {
 	DiskVersion   *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
 	DiskMtime     *int64  `json:"disk_mtime,omitempty" desc:"On conflict: the mtime on disk now, Unix seconds."`
 	ConflictPatch *string `json:"conflict_patch,omitempty" desc:"On conflict: unified diff from the content on disk now to the content you sent. Reconcile, then save again with disk_version."`
+	Root          string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -81,7 +82,7 @@ func isText(content []byte) bool {
 }
 
 func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +103,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 	for attempt := 0; ; attempt++ {
 		resp, err := s.saveLocked(ctx, root, l, content, req)
+		if resp != nil {
+			resp.Root = root
+		}
 		if !errors.Is(err, errSlippedIn) {
 			return resp, err
 		}
@@ -119,7 +123,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 		if !cur.exists {
 			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "%s keeps being created and removed by another program while saving; re-open it and save again", display(l.stored))
 		}
-		return s.conflict(l, cur, content), nil
+		resp = s.conflict(l, cur, content)
+		resp.Root = root
+		return resp, nil
 	}
 }
 

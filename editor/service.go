@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
@@ -85,7 +86,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		if r.ActiveRoot != "" {
 			return false, nil
 		}
-		r.ActiveRoot = start
+		r.ActiveRoot, r.RootBy, r.RootAt = start, "editord --root", time.Now().Unix()
 		r.Session(start)
 		return true, nil
 	}); err != nil {
@@ -125,8 +126,11 @@ func (s *Service) Config() Config { return s.cfg }
 func (s *Service) StateDir() string { return s.store.Dir() }
 
 // root returns the active root of the shared record.
-func (s *Service) root() (string, error) {
-	r := s.store.Load().ActiveRoot
+func (s *Service) root() (string, error) { return s.rootOf(s.store.Load()) }
+
+// rootOf is the active root of rec as this process serves it.
+func (s *Service) rootOf(rec *workspace.Record) (string, error) {
+	r := rec.ActiveRoot
 	if r == "" {
 		return s.start, nil
 	}
