@@ -40,8 +40,9 @@ Flags:
   --root DIR        The workspace folder (default: the working directory). It is
                     also the jail unless the config sets jail.roots.
   --state-dir DIR   Where the shared record lives (default: $EDITORD_STATE_DIR, else
-                    $XDG_STATE_HOME/editord/<name>-<hash of the jail root>). Every
-                    process pointed at one state dir shares one workspace.
+                    $XDG_STATE_HOME/editord/<name>-<hash of the git repository holding
+                    the jail root, or of the jail root>). Every process pointed at
+                    one state dir shares one workspace.
   --config FILE     TOML configuration (default: $XDG_CONFIG_HOME/editord/config.toml
                     if present). Unknown keys are an error.
 
