@@ -105,7 +105,7 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 
 	tmp, f, err := createTemp(d, base)
 	if err != nil {
-		return Info{}, AsError(err, t.abs)
+		return Info{}, writeError(err, t.abs)
 	}
 	committed := false
 	defer func() {
@@ -115,12 +115,12 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	}()
 	if err := writeAll(f, src, data, perm, uid, gid, !opt.NoSync); err != nil {
 		var xe *xattrError
-		if errors.As(err, &xe) {
+		if errors.As(err, &xe) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) {
 			return Info{}, &Error{Code: CodeDenied, Path: t.abs, Err: err, Message: fmt.Sprintf(
 				"%s: %s, so saving it would drop it; nothing was written and the file is as it was. "+
 					"Save as a user allowed to set it, or remove it from the file first if it is not needed (setfattr -x, setfacl -b)", t.abs, xe)}
 		}
-		return Info{}, AsError(err, t.abs)
+		return Info{}, writeError(err, t.abs)
 	}
 	if opt.Before != nil {
 		if err := opt.Before(); err != nil {
@@ -131,11 +131,11 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		// link(2) fails if the name exists, which makes creation exclusive
 		// even against another process racing us.
 		if err := d.Link(tmp, base); err != nil {
-			return Info{}, AsError(err, t.abs)
+			return Info{}, writeError(err, t.abs)
 		}
 		d.Remove(tmp)
 	} else if err := d.Rename(tmp, base); err != nil {
-		return Info{}, AsError(err, t.abs)
+		return Info{}, writeError(err, t.abs)
 	}
 	committed = true
 	if !opt.NoSync {
@@ -147,6 +147,18 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	}
 	sweepStaleTemps(d, t.r.path+"/"+dir)
 	return infoOf(fi), nil
+}
+
+// writeError classifies a failure of the write itself. A full disk gets
+// the next step, and the assurance that matters: the temp file is removed
+// (WriteFile's deferred cleanup) and the file is as it was.
+func writeError(err error, abs string) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return &Error{Code: CodeNoSpace, Path: abs, Err: err, Message: fmt.Sprintf(
+			"%s was not saved: %s. Nothing was written: the file is intact (or still absent). Free space on the file system holding %s (or raise the quota there), then save again",
+			abs, noSpaceCause(err), path.Dir(abs))}
+	}
+	return AsError(err, abs)
 }
 
 // A writer killed between creating its temp file and renaming it (SIGKILL,
