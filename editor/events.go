@@ -43,10 +43,19 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 // changeEvent describes a write of this service (kind created, modified or
 // deleted), with its real patch.
 func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte) workspace.Event {
-	d := diff.Unified(string(before), string(after), diff.Options{
+	return s.changeEventOf(root, l, cause, kind, before, after, s.changeDiff(l, kind, before, after))
+}
+
+// changeDiff is the diff an event of kind carries for before -> after.
+func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Result {
+	return diff.Unified(string(before), string(after), diff.Options{
 		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: kind == "created", NewMissing: kind == "deleted",
 	})
+}
+
+// changeEventOf is changeEvent for a diff already computed by changeDiff.
+func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
 		v := Version(after)

@@ -74,6 +74,23 @@ func (s *Service) saveLock(l loc) string {
 	return saveLockName(key)
 }
 
+// lockFile takes what a write of l holds from its first look at the disk
+// to its journaled event: the shared writes lock, then l's save lock
+// (writing.go's lock order). editor::save and editor::edit both take it,
+// so they exclude each other on one file across every process.
+func (s *Service) lockFile(ctx context.Context, l loc) (unlock func(), err error) {
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.store.Lock(ctx, s.saveLock(l))
+	if err != nil {
+		done()
+		return nil, err
+	}
+	return func() { u(); done() }, nil
+}
+
 // isText reports whether content may be written as text: no NUL byte
 // anywhere and valid UTF-8 (CONTRACT.md §3.4).
 func isText(content []byte) bool {
@@ -89,12 +106,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
-	done, err := s.writing(ctx) // before the save lock: writing.go's lock order
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	unlock, err := s.store.Lock(ctx, s.saveLock(l))
+	unlock, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +211,13 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
 func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
+	return s.writeAs(ctx, root, l, cur, content, create, "editor::save", nil)
+}
+
+// writeAs is write for the function cause; ev, when not nil, is the change
+// event the caller already computed for cur -> content (editor::edit has
+// its patch in hand), so the file is not diffed twice.
+func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
 	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: Version(content)}
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
@@ -233,7 +252,10 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if create {
 		kind = "created"
 	}
-	ev := s.changeEvent(root, l, "editor::save", kind, cur.data, content)
+	if ev == nil {
+		e := s.changeEvent(root, l, cause, kind, cur.data, content)
+		ev = &e
+	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed
 	// The content is on disk now: a record that cannot be updated (a stuck
 	// lock, a broken state dir) is reported, but must not turn a save that
@@ -242,7 +264,7 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
 		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
 	}
-	s.emit(ctx, ev)
+	s.emit(ctx, *ev)
 	return resp, nil
 }
 

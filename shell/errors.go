@@ -27,6 +27,10 @@ const (
 	CodeGitFailed       Code = "git_failed"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// CodeNoMatch and CodeAmbiguous are editor::edit's: an old_text found
+	// nowhere, or more than once without replace_all (CONTRACT.md §8).
+	CodeNoMatch   Code = "no_match"
+	CodeAmbiguous Code = "ambiguous"
 )
 
 // Error is a refusal a caller can act on: a code, a message that names the
