@@ -17,16 +17,16 @@ import (
 // re-check before the rename (save.go).
 
 type EditRequest struct {
-	Path            string     `json:"path" desc:"File to change, root-relative or absolute inside the jail."`
-	Edits           []TextEdit `json:"edits" desc:"Replacements applied in order, each to the result of the one before; all or nothing."`
-	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"Optional extra guard: a version from editor::open; if the disk differs, conflict: true and nothing is written."`
-	DryRun          bool       `json:"dry_run,omitempty" default:"false" desc:"Return the patch and write nothing."`
+	Path            string     `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Edits           []TextEdit `json:"edits" desc:"Replacements, applied in order; all or nothing."`
+	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"Optional: the version you read; if the disk differs, conflict (nothing written)."`
+	DryRun          bool       `json:"dry_run,omitempty" default:"false" desc:"Return the patch, write nothing."`
 }
 
 // TextEdit is one replacement of editor::edit.
 type TextEdit struct {
-	OldText    string  `json:"old_text" desc:"Exact text to replace, whitespace included; must occur exactly once unless replace_all."`
-	NewText    *string `json:"new_text" desc:"Replacement text (\"\" deletes)."`
+	OldText    string  `json:"old_text" desc:"Exact text to replace, whitespace included; must occur once unless replace_all."`
+	NewText    *string `json:"new_text" desc:"Replacement (\"\" deletes)."`
 	ReplaceAll bool    `json:"replace_all,omitempty" default:"false" desc:"Replace every occurrence (at least one)."`
 }
 
@@ -45,10 +45,12 @@ type EditResponse struct {
 
 func init() {
 	define("editor::edit",
-		"Replace exact text in a file without resending it: each old_text must occur once (or use replace_all); edits apply in order, all or nothing. "+
-			"In a CRLF file \\n stands for \\r\\n. No match or several matches is an error naming the lines. Returns the new version and the patch. "+
-			"Re-read (editor::open with offset/limit) rather than guess. "+
-			`Example: {"path": "a.go", "edits": [{"old_text": "x := 1", "new_text": "x := 2"}]}.`,
+		"Change a file in place: each old_text must occur exactly once (or use replace_all); "+
+			"edits apply in order, all or nothing; in a CRLF file \\n stands for \\r\\n. "+
+			"Copy old_text from editor::open's lines, without the number column. "+
+			"No match or several is an error naming the lines: re-read them, never rewrite the file from memory. "+
+			"Returns version, +/- and the patch. "+
+			"Example: {\"path\": \"a.go\", \"edits\": [{\"old_text\": \"x := 1\", \"new_text\": \"x := 2\"}]}.",
 		destructive, (*Service).Edit)
 }
 

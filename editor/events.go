@@ -11,7 +11,7 @@ import (
 )
 
 type ChangesRequest struct {
-	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for everything the journal holds."`
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for all events kept."`
 }
 
 type ChangesResponse struct {
@@ -22,9 +22,8 @@ type ChangesResponse struct {
 
 func init() {
 	define("editor::changes",
-		"Return editor::changed events (files created, modified, deleted or moved in the workspace, by this service or any other program) "+
-			"after a cursor, oldest first, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
-			`Example: {"since": "42"}.`,
+		"What changed in the workspace, by anyone (agents, the user, other programs): events after a cursor with who, kind, path, +/- and the patch. "+
+			"Pass the returned cursor as since next time. The journal keeps the last 1000 events.",
 		readOnly, (*Service).Changes)
 }
 

@@ -8,10 +8,10 @@ import (
 )
 
 type OpenRequest struct {
-	Path   string `json:"path" desc:"File to open, root-relative (src/main.go) or absolute inside the jail."`
-	Offset int    `json:"offset,omitempty" desc:"First line to return, 1-based; with limit, reads just those lines (also of files over max_file_bytes)."`
-	Limit  int    `json:"limit,omitempty" desc:"How many lines to return from offset (default: to the end)."`
-	Tab    *bool  `json:"tab,omitempty" default:"true" desc:"False reads without adding or refreshing a tab in the user's editor."`
+	Path   string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Offset int    `json:"offset,omitempty" desc:"First line to read, 1-based."`
+	Limit  int    `json:"limit,omitempty" desc:"Lines to read (default: to the end)."`
+	Tab    *bool  `json:"tab,omitempty" default:"true" desc:"false: read without adding a tab in the user's editor."`
 }
 
 type OpenResponse struct {
@@ -30,9 +30,9 @@ type OpenResponse struct {
 
 func init() {
 	define("editor::open",
-		"Read a text file: its lines (all, or limit lines from offset), version, mtime and total_lines. "+
-			"Adds a tab to the user's editor unless tab: false. Files over max_file_bytes (2,000,000) come back truncated unless you read a range. "+
-			`Binary files are refused (binary). Example: {"path": "src/main.go", "offset": 120, "limit": 40, "tab": false}.`,
+		"Read a text file as numbered lines: all of it, or limit lines from offset (files up to max_read_bytes). "+
+			"version is the whole file's: pass it as expected_version. Adds a tab in the user's editor unless tab: false. "+
+			"Binary files are refused. Example: {\"path\": \"a.go\", \"offset\": 120, \"limit\": 40, \"tab\": false}.",
 		readOnly, (*Service).Open)
 }
 

@@ -16,11 +16,11 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File to write, root-relative or absolute inside the jail."`
-	Content         string  `json:"content" desc:"The complete new content (not a patch). Written byte for byte: no line-ending, BOM or encoding change."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version editor::open (or the last editor::save) returned. The save is refused as a conflict unless the file on disk still has this version. Preferred guard."`
-	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Unix-seconds mtime guard, used only when expected_version is absent. Coarse: two writes in one second look the same."`
-	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite an existing file without any guard. A deliberate clobber; leave it false."`
+	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; if the disk differs, conflict (nothing written)."`
+	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) when there is no expected_version; coarse."`
+	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard: a deliberate clobber. Leave it false."`
 }
 
 type SaveResponse struct {
@@ -39,12 +39,10 @@ type SaveResponse struct {
 
 func init() {
 	define("editor::save",
-		"Write a whole file, guarded against a concurrent change. Pass the version from editor::open (or from the previous save) "+
-			"as expected_version: if the file changed in between, nothing is written and the result has conflict: true, "+
-			"the disk's version and a conflict_patch from the disk's content to yours. Re-open, reconcile, save again; never drop "+
-			"the guard to force it through. Omit the guard only to create a new file (parents are created). "+
-			"Content with a NUL byte or invalid UTF-8 is refused (binary). "+
-			`Example: {"path": "README.md", "content": "# Title\n", "expected_version": "8-1a2b3c4d5e6f7a8b"}.`,
+		"Write a whole file (prefer editor::edit to change one). "+
+			"Guard it: pass the version from editor::open (or the last save or edit) as expected_version; "+
+			"if the file changed since, nothing is written and the result is conflict: true with a conflict_patch (disk to yours): re-read, reconcile, retry; "+
+			"never force it. Without a guard only a new file is written (parents created). Binary content is refused.",
 		destructive, (*Service).Save)
 }
 

@@ -8,15 +8,15 @@ import (
 )
 
 type SearchRequest struct {
-	Pattern      string   `json:"pattern" desc:"What to look for: an RE2 regular expression (Go regexp syntax), e.g. \"func \\\\w+Handler\", or plain text with literal: true. Matched line by line; a match never spans lines."`
-	Literal      bool     `json:"literal,omitempty" default:"false" desc:"Treat pattern as plain text, not a regular expression (no escaping needed)."`
-	IgnoreCase   bool     `json:"ignore_case,omitempty" default:"false" desc:"Match regardless of letter case."`
-	WholeWord    bool     `json:"whole_word,omitempty" default:"false" desc:"Only matches that start and end at a word boundary (RE2's \\b: ASCII letters, digits and _ are word characters), so \"id\" does not match \"width\" or \"id_map\"."`
-	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Search only files matching one of these globs. Without \"/\" a glob matches a file or folder name at any depth (\"*.go\", \"src\"); with \"/\" it matches the root-relative path (\"src/**/*.ts\"); \"**\" spans folders. A leading \"!\" excludes."`
-	ExcludeGlob  []string `json:"exclude_glob,omitempty" desc:"Skip files matching any of these globs (same syntax as include_glob), e.g. [\"*_test.go\", \"vendor\"]."`
-	MaxMatches   int      `json:"max_matches,omitempty" default:"2000" desc:"Stop after this many matching lines (files for output files; default 2000, at most 20,000), first in path and line order."`
-	ContextLines int      `json:"context_lines,omitempty" default:"0" desc:"Lines shown before and after each match (at most 20), like rg -C."`
-	Output       string   `json:"output,omitempty" enum:"lines,files,count" default:"lines" desc:"lines: matching lines (rg); files: only the paths of matching files (rg -l); count: matching lines per file (rg -c)."`
+	Pattern      string   `json:"pattern" desc:"RE2 regexp (Go syntax), or plain text with literal; never spans lines."`
+	Literal      bool     `json:"literal,omitempty" default:"false" desc:"pattern is plain text."`
+	IgnoreCase   bool     `json:"ignore_case,omitempty" default:"false" desc:"Ignore letter case."`
+	WholeWord    bool     `json:"whole_word,omitempty" default:"false" desc:"Match whole words only (\\b boundaries)."`
+	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Only paths matching a glob: without \"/\" a name at any depth (\"*.go\"), with \"/\" the root-relative path; \"**\" spans folders; a leading \"!\" excludes."`
+	ExcludeGlob  []string `json:"exclude_glob,omitempty" desc:"Skip paths matching a glob (same syntax), e.g. \"vendor\"."`
+	MaxMatches   int      `json:"max_matches,omitempty" default:"2000" desc:"Matches kept (files for output files); default 2000, at most 20,000."`
+	ContextLines int      `json:"context_lines,omitempty" default:"0" desc:"Lines shown around each match (at most 20)."`
+	Output       string   `json:"output,omitempty" enum:"lines,files,count" default:"lines" desc:"lines (default), files or count."`
 }
 
 // SearchHit is one matching line.
@@ -53,10 +53,11 @@ const searchMaxCap = 20_000
 
 func init() {
 	define("editor::search",
-		"Search file contents (like ripgrep) and return matching lines with line, column, text and match ranges. Use it when you know what a file contains; use editor::find for file names. "+
-			"pattern is RE2 (Go regexp) unless literal; honours .gitignore, skips noise folders (node_modules, target, ...), denied paths, binary files and files over max_file_bytes (2,000,000). "+
-			"Results are deterministic: files in path order, lines in order, at most max_matches (default 2000). "+
-			`Example: {"pattern": "TODO|FIXME", "include_glob": ["*.go"], "exclude_glob": ["vendor"]}.`,
+		"Search file contents like ripgrep: pattern is RE2 (or literal), matched line by line. "+
+			"output lines (path, then line:col: text), files (rg -l) or count (rg -c). Honours .gitignore; "+
+			"skips noise folders, denied and binary files and files over max_file_bytes. "+
+			"Paths in byte order, at most max_matches (2000). "+
+			"Example: {\"pattern\": \"TODO\", \"include_glob\": [\"*.go\"], \"context_lines\": 2}.",
 		readOnly, (*Service).Search)
 }
 

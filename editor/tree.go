@@ -9,11 +9,11 @@ import (
 )
 
 type TreeRequest struct {
-	Path       string   `json:"path,omitempty" desc:"Folder to list, root-relative or absolute; default the workspace root."`
-	MaxDepth   int      `json:"max_depth,omitempty" default:"4" desc:"Levels to descend; 1 lists only the direct children."`
-	Expand     []string `json:"expand,omitempty" desc:"Folders to mark expanded for every surface (persisted)."`
-	Collapse   []string `json:"collapse,omitempty" desc:"Folders to mark collapsed, with every folder beneath them (persisted)."`
-	MaxEntries int      `json:"max_entries,omitempty" default:"400" desc:"Entries listed at most (up to 10,000), level by level: the top of the tree first."`
+	Path       string   `json:"path,omitempty" desc:"Folder to list; default the root."`
+	MaxDepth   int      `json:"max_depth,omitempty" default:"4" desc:"Levels to list; 1 = direct children."`
+	Expand     []string `json:"expand,omitempty" desc:"Folders to mark expanded (persisted, every surface)."`
+	Collapse   []string `json:"collapse,omitempty" desc:"Folders to mark collapsed, with all beneath them."`
+	MaxEntries int      `json:"max_entries,omitempty" default:"400" desc:"Entries listed at most (up to 10,000)."`
 }
 
 // TreeEntry is one file, folder or symlink of a listing.
@@ -47,10 +47,10 @@ const (
 
 func init() {
 	define("editor::tree",
-		"List a folder as a nested tree (folders first, then files, by name), to max_depth levels (default 4; 1 = direct children). "+
-			"expand and collapse mark folders for every surface, the user's editor included, and persist. "+
+		"List a folder as an indented tree, folders first, to max_depth (default 4) and max_entries (default 400, top levels first; "+
+			"the reply counts what it left out). "+
 			"Noise folders (.git, node_modules, target, dist, build, .venv, __pycache__) and denied paths are left out. "+
-			`Example: {"path": "src", "max_depth": 2, "expand": ["src"]}.`,
+			"expand/collapse persist for the user's editor.",
 		readOnly, (*Service).Tree)
 }
 
