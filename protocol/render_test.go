@@ -154,9 +154,9 @@ func TestRenderEveryFunction(t *testing.T) {
 
 func TestToolNamesInMessages(t *testing.T) {
 	for in, want := range map[string]string{
-		"check the path with editor::tree or editor::find":    "check the path with editor_tree or editor_find",
-		"run editor::git::undo-commit, then editor::git::*.":  "run editor_git_undo_commit, then editor_git_*.",
-		"editor::changed events are not a function":           "editor::changed events are not a function",
+		"check the path with editor::tree or editor::find":       "check the path with editor_tree or editor_find",
+		"run editor::git::undo-commit, then editor::git::*.":     "run editor_git_undo_commit, then editor_git_*.",
+		"editor::changed events are not a function":              "editor::changed events are not a function",
 		"Closest:\n    12\tcall(editor::open)\nuse editor::open": "Closest:\n    12\tcall(editor::open)\nuse editor_open",
 		"no id here": "no id here",
 	} {
