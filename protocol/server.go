@@ -54,9 +54,10 @@ func (s *Server) Warn(msg string) {
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers.
+// Tool calls run in parallel on a pool of workers. Nothing written is
+// HTML-escaped (wire.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
-	return std.Listen(ctx, in, out)
+	return std.Listen(ctx, in, unescapeHTML(out))
 }
