@@ -31,7 +31,8 @@ const trailerRoom = 1 << 10
 // namer turns a function id into the name the caller uses for it.
 type namer func(id string) string
 
-func functionIDs(id string) string { return id }
+// FunctionIDs is the namer of the CLI: function ids as they are.
+func FunctionIDs(id string) string { return id }
 
 // renderers maps function ids to their text renderings.
 var renderers = map[string]func(r *rend, resp any) bool{}
@@ -45,7 +46,7 @@ type rend struct {
 }
 
 // RenderText is the text block of function id's response resp. name is
-// how advice names functions (ToolName over MCP, functionIDs on the CLI).
+// how advice names functions (ToolName over MCP, FunctionIDs on the CLI).
 func RenderText(id string, resp any, name namer) string {
 	r := &rend{name: name, limit: textBudget - trailerRoom}
 	if f, ok := renderers[id]; !ok || !f(r, resp) {

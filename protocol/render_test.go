@@ -46,7 +46,7 @@ func TestRenderBudget(t *testing.T) {
 		t.Fatalf("the cut does not say how to read on: %q (last shown %d)", last, shown)
 	}
 	// The same for the CLI names functions by id.
-	if cli := RenderText("editor::open", o, functionIDs); !strings.Contains(cli, "editor::open with offset") {
+	if cli := RenderText("editor::open", o, FunctionIDs); !strings.Contains(cli, "editor::open with offset") {
 		t.Fatalf("CLI note: %q", cli[len(cli)-200:])
 	}
 	// A search with thousands of hits stays within the budget and counts what it left out.

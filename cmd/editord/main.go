@@ -24,9 +24,10 @@ Usage:
         Serve MCP Streamable HTTP at http://ADDR/mcp for many clients at once.
         Every request needs "Authorization: Bearer TOKEN"; the token is
         generated into STATE_DIR/http.token (mode 0600) unless --token is given.
-  editord call FUNCTION [JSON] [--root DIR] [--state-dir DIR] [--config FILE]
-        Run one function and print its JSON response. JSON is the request
-        object; "-" reads it from stdin; omitted means {}.
+  editord call FUNCTION [JSON] [--text] [--root DIR] [--state-dir DIR] [--config FILE]
+        Run one function and print its JSON response (--text: the text an
+        MCP client's model reads). JSON is the request object; "-" reads it
+        from stdin; omitted means {}.
         Example: editord call editor::open '{"path":"README.md"}'
   editord functions [--json]
         List every function id, its MCP tool name and description
