@@ -326,3 +326,28 @@ func TestE2EStdioNotHTMLEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EEditOneLineOf1MB: changing one line of a 1 MB file moves the
+// request and a patch, not the file (issue 11: at most 2 KB).
+func TestE2EEditOneLineOf1MB(t *testing.T) {
+	root := workspaceDir(t)
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "line %06d: the quick brown fox jumps over the lazy dog, again and again\n", i)
+	}
+	os.WriteFile(filepath.Join(root, "big.txt"), []byte(b.String()), 0o644)
+	m := &meter{s: serveClient(t, root, t.TempDir())}
+	_, lines := m.call("editor_open", map[string]any{"path": "big.txt", "offset": 7000, "limit": 1, "tab": false})
+	res, text := m.call("editor_edit", map[string]any{"path": "big.txt", "edits": []map[string]any{{"old_text": "line 007000: the quick", "new_text": "line 007000: the QUICK"}}})
+	if res["applied"] != true || !strings.Contains(text, "+line 007000: the QUICK") {
+		t.Fatalf("%v\n%s", res, text)
+	}
+	for _, l := range m.log {
+		t.Log(l)
+	}
+	edit := m.sent + m.received - len(lines) - len(`editor_open{"limit":1,"offset":7000,"path":"big.txt","tab":false}`)
+	t.Logf("one line of a 1 MB file: reading the line moved %d bytes, the edit %d", m.sent+m.received-edit, edit)
+	if edit > 2048 {
+		t.Fatalf("the edit moved %d bytes", edit)
+	}
+}
