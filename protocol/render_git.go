@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/editord/editord/editor"
@@ -77,7 +78,7 @@ func renderStatus(r *rend, o *editor.GitStatusResponse) bool {
 			line = x + y + " " + *e.RenamedFrom + " -> " + e.Path
 		}
 		if !r.line(line) {
-			r.note("… %d more changed paths not shown (the %d KiB text budget); the structured content lists them all", len(o.Entries)-i, textBudget>>10)
+			r.note("… %d more changed paths not shown (the %d KiB text budget), by folder: %s", len(o.Entries)-i, textBudget>>10, byFolder(o.Entries[i:]))
 			return true
 		}
 	}
@@ -149,4 +150,45 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 	}
 	r.note("cursor: %s (pass it as since next time)", o.Cursor)
 	return true
+}
+
+// byFolder summarizes paths left out of a listing by folder, the biggest
+// groups first: "src/app (120), docs (3), …". The folders are taken as deep
+// as it takes to tell five groups apart (at most six levels).
+func byFolder(es []editor.GitStatusEntry) string {
+	group := func(depth int) map[string]int {
+		count := map[string]int{}
+		for _, e := range es {
+			key := "."
+			if i := strings.LastIndexByte(e.Path, '/'); i > 0 {
+				parts := strings.Split(e.Path[:i], "/")
+				key = strings.Join(parts[:min(depth, len(parts))], "/")
+			}
+			count[key]++
+		}
+		return count
+	}
+	count := group(1)
+	for d := 2; d <= 6 && len(count) < 5; d++ {
+		count = group(d)
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if count[keys[i]] != count[keys[j]] {
+			return count[keys[i]] > count[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == 20 {
+			parts = append(parts, fmt.Sprintf("and %d more folders", len(keys)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s/ (%d)", k, count[k]))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -215,3 +215,15 @@ func TestHandlerTextAndStructured(t *testing.T) {
 		t.Fatalf("text %q", txt)
 	}
 }
+
+func TestRenderStatusCut(t *testing.T) {
+	br := "main"
+	st := &editor.GitStatusResponse{Branch: &br}
+	for i := range 3000 {
+		st.Entries = append(st.Entries, editor.GitStatusEntry{Path: fmt.Sprintf("pkg/sub%d/file_with_a_long_name_%04d.go", i%3, i), Index: "unchanged", Worktree: "modified"})
+	}
+	got := RenderText("editor::git::status", st, ToolName)
+	if len(got) > textBudget || !strings.Contains(got, "more changed paths not shown") || !strings.Contains(got, "by folder: pkg/sub") {
+		t.Fatalf("%d bytes, tail %q", len(got), got[len(got)-300:])
+	}
+}
