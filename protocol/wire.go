@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"io"
+	"net/http"
 	"sync"
 )
 
@@ -65,3 +66,29 @@ func (u *htmlUnescaper) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// unescapeHTTP is htmlUnescaper for the Streamable HTTP transport, whose
+// bodies (a JSON response, or SSE events of JSON) mcp-go also encodes with
+// HTML escaping.
+func unescapeHTTP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&unescapingResponse{ResponseWriter: w, u: &htmlUnescaper{w: w}}, r)
+	})
+}
+
+type unescapingResponse struct {
+	http.ResponseWriter
+	u *htmlUnescaper
+}
+
+func (w *unescapingResponse) Write(p []byte) (int, error) { return w.u.Write(p) }
+
+// Flush keeps streaming (SSE) working through the wrapper.
+func (w *unescapingResponse) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (w *unescapingResponse) Unwrap() http.ResponseWriter { return w.ResponseWriter }
