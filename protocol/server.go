@@ -42,10 +42,11 @@ func NewServer(svc *editor.Service, version string) *Server {
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record
-// moved aside, folders the watcher cannot cover) as a warning log message.
+// moved aside, folders the watcher cannot cover) as a warning log message,
+// naming tools as every message to an MCP client does.
 func (s *Server) Warn(msg string) {
 	s.MCP.SendNotificationToAllClients("notifications/message", map[string]any{
-		"level": "warning", "logger": "editord", "data": msg,
+		"level": "warning", "logger": "editord", "data": ToolNames(msg),
 	})
 }
 
