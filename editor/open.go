@@ -20,6 +20,7 @@ type OpenResponse struct {
 	Version   string `json:"version" desc:"Version of the returned content; pass it back as expected_version to editor::save."`
 	Truncated bool   `json:"truncated" desc:"True when the file was over max_file_bytes and only its beginning is returned. Such a file is not recorded as a buffer and saving it back is refused."`
 	EOL       string `json:"eol" enum:"lf,crlf,mixed,none" desc:"Line endings present: lf, crlf, mixed, or none (no line ending at all)."`
+	Root      string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -58,6 +59,7 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 		Version:   Version(data),
 		Truncated: res.Truncated,
 		EOL:       EOL(data),
+		Root:      root,
 	}
 	if !res.Truncated {
 		b := workspace.Buffer{Path: l.stored, Version: out.Version, Mtime: out.Mtime, Language: out.Language}

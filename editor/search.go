@@ -35,6 +35,7 @@ type SearchResponse struct {
 	Total        int          `json:"total" desc:"Matching lines returned (at most max_matches)."`
 	FilesScanned int          `json:"files_scanned" desc:"Files considered, in path order, before the search ended (all of them unless truncated)."`
 	Truncated    bool         `json:"truncated" desc:"True when more matching lines exist than max_matches; narrow the pattern or the globs."`
+	Root         string       `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 // searchMaxCap bounds one response.
@@ -69,7 +70,7 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated}
+	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated, Root: root}
 	for i, f := range res.Files {
 		hits := make([]SearchHit, len(f.Hits))
 		for k, h := range f.Hits {
