@@ -58,7 +58,7 @@ func init() {
 const maxAmbiguousLines = 20
 
 func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -31,6 +32,7 @@ type CreateResponse struct {
 	Path    string `json:"path" desc:"Stored form of the path."`
 	Kind    string `json:"kind" desc:"file or folder."`
 	Created bool   `json:"created" desc:"False only for a folder that already existed."`
+	Root    string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type DeleteRequest struct {
@@ -63,7 +65,11 @@ func init() {
 }
 
 func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, error) {
-	root, from, err := s.target(req.From, "from")
+	root, err := s.writeRoot(ctx, !filepath.IsAbs(req.From) || !filepath.IsAbs(req.To))
+	if err != nil {
+		return nil, err
+	}
+	from, err := locateRequired(root, req.From, "from")
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +119,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 }
 
 func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +137,7 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 		if err != nil {
 			return nil, err
 		}
-		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created}, nil
+		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created, Root: root}, nil
 	case "file":
 		content := []byte(req.Content)
 		if !isText(content) {
@@ -147,13 +153,13 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 			return nil, err
 		}
 		s.emit(ctx, s.changeEvent(root, l, "editor::create", "created", nil, content))
-		return &CreateResponse{Path: l.stored, Kind: "file", Created: true}, nil
+		return &CreateResponse{Path: l.stored, Kind: "file", Created: true, Root: root}, nil
 	}
 	return nil, invalid("kind must be \"file\" or \"folder\", not %q", req.Kind)
 }
 
 func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

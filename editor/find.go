@@ -24,6 +24,7 @@ type FindResponse struct {
 	Scanned   int         `json:"scanned" desc:"How many candidate paths were ranked."`
 	Truncated bool        `json:"truncated" desc:"True when the workspace has more than max_find_candidates (200,000) candidates and only the first ones in byte order were ranked."`
 	FromGit   bool        `json:"from_git" desc:"True when candidates came from git's index (tracked files, plus untracked ones when include_untracked); false when from a walk honouring .gitignore outside a repository."`
+	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 // findLimitCap bounds one response.
@@ -57,7 +58,7 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 	if err != nil {
 		return nil, err
 	}
-	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit}
+	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit, Root: root}
 	for i, m := range res.Matches {
 		out.Matches[i] = FindMatch(m)
 	}

@@ -35,6 +35,7 @@ type GitStatusResponse struct {
 	Behind   int              `json:"behind" desc:"Commits on the upstream that the branch lacks, as of the last fetch (0 without an upstream)."`
 	Clean    bool             `json:"clean" desc:"True when nothing but ignored files differs from HEAD: no staged, unstaged or untracked change."`
 	Entries  []GitStatusEntry `json:"entries" desc:"One row per changed path, like git status --porcelain=v2 --untracked-files=all: tracked changes sorted by path, then untracked files sorted by path. Ignored files are not listed."`
+	Root     string           `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type GitHunksRequest struct {
@@ -51,6 +52,7 @@ type GitHunksResponse struct {
 	Removed   int         `json:"removed" desc:"Lines removed in total."`
 	Untracked bool        `json:"untracked" desc:"True when git does not track the file: hunks is empty, the whole file is new."`
 	Patch     string      `json:"patch" desc:"The unified diff (--- a/<path> / +++ b/<path>), accepted by git apply. Empty when there is no change."`
+	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type GitShowRequest struct {
@@ -63,6 +65,7 @@ type GitShowResponse struct {
 	Rev     string `json:"rev" desc:"The revision, echoed as given."`
 	Content string `json:"content" desc:"The file's content at that revision, byte for byte (a symlink's target text). Empty when exists is false."`
 	Exists  bool   `json:"exists" desc:"False when the path does not exist at that revision (a file added since, or HEAD of a repository with no commit yet)."`
+	Root    string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -136,7 +139,7 @@ func (s *Service) GitStatus(ctx context.Context, req *GitStatusRequest) (*GitSta
 	if err != nil {
 		return nil, err
 	}
-	out := &GitStatusResponse{Ahead: st.Ahead, Behind: st.Behind, Clean: st.Clean(), Entries: make([]GitStatusEntry, 0, len(st.Entries))}
+	out := &GitStatusResponse{Ahead: st.Ahead, Behind: st.Behind, Clean: st.Clean(), Root: root, Entries: make([]GitStatusEntry, 0, len(st.Entries))}
 	if st.Branch != "" {
 		b := st.Branch
 		out.Branch = &b
@@ -179,7 +182,7 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	if err != nil {
 		return nil, err
 	}
-	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}}
+	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
 	before, after, untracked, err := r.HunkSides(req.Against, rel, int64(s.cfg.Limits.MaxDiffBytes))
 	if err != nil {
 		return nil, err
@@ -223,5 +226,5 @@ func (s *Service) GitShow(ctx context.Context, req *GitShowRequest) (*GitShowRes
 	if !utf8.Valid(data) {
 		return nil, binaryError(l, "is not valid UTF-8 at "+rev)
 	}
-	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists}, nil
+	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists, Root: root}, nil
 }

@@ -76,7 +76,13 @@ func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCom
 // journaled, so the watcher does not report them again as external; commit
 // and undo-commit change only .git, which the watcher skips.
 func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root string, r *gitops.Repo) error) error {
-	root, r, err := s.gitRepo()
+	// Always checked: the repository is the one holding the root, so after
+	// another caller's switch a commit would land in another repository.
+	root, err := s.writeRoot(ctx, true)
+	if err != nil {
+		return err
+	}
+	r, err := gitops.Open(s.jail, root)
 	if err != nil {
 		return err
 	}

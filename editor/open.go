@@ -26,6 +26,7 @@ type OpenResponse struct {
 	StartLine  int    `json:"start_line" desc:"Line number of the first line of content, 1-based."`
 	EndLine    int    `json:"end_line" desc:"Line number of the last line of content (start_line-1 when content is empty)."`
 	TotalLines int    `json:"total_lines" desc:"Lines in the whole file (a last line without a newline counts)."`
+	Root       string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -56,6 +57,7 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 	if err != nil {
 		return nil, err
 	}
+	out.Root = root
 	// A file over max_file_bytes is never a buffer: the user's editor could
 	// not hold it whole.
 	if (req.Tab == nil || *req.Tab) && out.Size <= s.cfg.Limits.MaxFileBytes {

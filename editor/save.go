@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/editord/editord/diff"
@@ -35,6 +36,7 @@ type SaveResponse struct {
 	DiskVersion   *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
 	DiskMtime     *int64  `json:"disk_mtime,omitempty" desc:"On conflict: the mtime on disk now, Unix seconds."`
 	ConflictPatch *string `json:"conflict_patch,omitempty" desc:"On conflict: unified diff from the content on disk now to the content you sent. Reconcile, then save again with disk_version."`
+	Root          string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -72,6 +74,56 @@ func (s *Service) saveLock(l loc) string {
 	return saveLockName(key)
 }
 
+// folderLockWait bounds the wait for a folder's save lock, as
+// workspace's lockWait bounds the state dir's locks.
+const folderLockWait = 10 * time.Second
+
+// lockSave takes the locks a write of l holds from its check of the disk
+// to its rename (editor::save, and editor::edit), so that two guarded
+// writers of one file can never both pass the check:
+//
+//   - the save lock of the state dir (saveLock), which serializes the
+//     processes sharing the record, and whose waits time out with a
+//     message naming the state dir;
+//   - an flock on the file's real folder (shell.Jail.LockDir), which
+//     serializes writers of the file whatever state dir they use: two
+//     processes on nested roots (--root /p and --root /p/sub), or given
+//     different --state-dir, both lock the one folder inode. Writes to
+//     other files of the folder wait for it too; a save holds it for the
+//     moments of a check and a rename.
+//
+// A file that does not exist yet is locked by its nearest existing
+// folder; its creation is exclusive anyway (link(2)). A folder that cannot
+// be opened (no read permission) leaves only the state dir's lock.
+// Lock order (writing.go): writes, the state dir's save lock, the folder,
+// then the record.
+func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error) {
+	unlockState, err := s.store.Lock(ctx, s.saveLock(l))
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(l.abs)
+	if p, err := s.jail.Realpath(l.abs); err == nil {
+		dir = filepath.Dir(p)
+	}
+	wctx, cancel := context.WithTimeout(ctx, folderLockWait)
+	defer cancel()
+	for {
+		unlockDir, err := s.jail.LockDir(wctx, dir)
+		switch code := shell.CodeOf(err); {
+		case err == nil:
+			return func() { unlockDir(); unlockState() }, nil
+		case code == shell.CodeTimeout:
+			unlockState()
+			return nil, shell.Errorf(shell.CodeTimeout, l.stored, "could not lock the folder of %s within %s: another program (an editord on another state dir?) is stuck saving in it; nothing was written", display(l.stored), folderLockWait)
+		case code == shell.CodeNotFound && s.jail.Contains(filepath.Dir(dir)) && filepath.Dir(dir) != dir:
+			dir = filepath.Dir(dir) // not made yet: its nearest existing folder
+		default:
+			return unlockState, nil
+		}
+	}
+}
+
 // lockFile takes what a write of l holds from its first look at the disk
 // to its journaled event: the shared writes lock, then l's save lock
 // (writing.go's lock order). editor::save and editor::edit both take it,
@@ -81,7 +133,7 @@ func (s *Service) lockFile(ctx context.Context, l loc) (unlock func(), err error
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.store.Lock(ctx, s.saveLock(l))
+	u, err := s.lockSave(ctx, l)
 	if err != nil {
 		done()
 		return nil, err
@@ -96,7 +148,7 @@ func isText(content []byte) bool {
 }
 
 func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +164,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 	for attempt := 0; ; attempt++ {
 		resp, err := s.saveLocked(ctx, root, l, content, req)
+		if resp != nil {
+			resp.Root = root
+		}
 		if !errors.Is(err, errSlippedIn) {
 			return resp, err
 		}
@@ -129,7 +184,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 		if !cur.exists {
 			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "%s keeps being created and removed by another program while saving; re-open it and save again", display(l.stored))
 		}
-		return s.conflict(l, cur, content), nil
+		resp = s.conflict(l, cur, content)
+		resp.Root = root
+		return resp, nil
 	}
 }
 

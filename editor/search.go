@@ -46,6 +46,7 @@ type SearchResponse struct {
 	Total        int          `json:"total" desc:"Matching lines found (at most max_matches); for output files, matching files."`
 	FilesScanned int          `json:"files_scanned" desc:"Files considered, in path order, before the search ended (all of them unless truncated)."`
 	Truncated    bool         `json:"truncated" desc:"True when more matches exist than max_matches; narrow the pattern or globs, or raise max_matches."`
+	Root         string       `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 // searchMaxCap bounds one response.
@@ -95,7 +96,7 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated}
+	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated, Root: root}
 	for i, f := range res.Files {
 		hits := make([]SearchHit, len(f.Hits))
 		for k, h := range f.Hits {

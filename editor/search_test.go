@@ -35,7 +35,7 @@ func TestSearchFunction(t *testing.T) {
 		`{"path":"a-b.txt","hits":[{"line":1,"column":3,"text":"x TODO y TODO","ranges":[[2,6],[9,13]]}]},` +
 		`{"path":"a.txt","hits":[{"line":2,"column":1,"text":"TODO: one","ranges":[[0,4]]}]},` +
 		`{"path":"a/b.txt","hits":[{"line":1,"column":1,"text":"TODO two","ranges":[[0,4]]}]}` +
-		`],"total":3,"files_scanned":5,"truncated":false}`
+		`],"total":3,"files_scanned":5,"truncated":false,"root":"` + s.start + `"}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
@@ -44,7 +44,7 @@ func TestSearchFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true}`; string(raw) != want {
+	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true,"root":"` + s.start + `"}`; string(raw) != want {
 		t.Fatalf("through the catalog:\n got %s\nwant %s", raw, want)
 	}
 	for _, tc := range []struct{ args, want string }{

@@ -2,6 +2,8 @@ package editor
 
 import (
 	"context"
+	"path/filepath"
+	"time"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -60,9 +62,11 @@ func (s *Service) view(rec *workspace.Record, root string) *WorkspaceView {
 }
 
 func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) (*WorkspaceView, error) {
-	cur, err := s.root()
+	// A relative root is resolved against the active root, so it must be
+	// the one this caller saw; an absolute one may always be opened.
+	cur, err := s.writeRoot(ctx, !filepath.IsAbs(req.Root))
 	if err != nil {
-		cur = s.start
+		return nil, err
 	}
 	l, err := locateRequired(cur, req.Root, "root")
 	if err != nil {
@@ -83,33 +87,42 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 		_, existed := r.Sessions[root]
 		r.Session(root)
 		changed := r.ActiveRoot != root || !existed
-		r.ActiveRoot = root
+		if r.ActiveRoot != root {
+			r.ActiveRoot, r.RootBy, r.RootAt = root, by(ctx), time.Now().Unix()
+		}
 		return changed, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	CallerFrom(ctx).SawRoot(root) // re-synced: the caller asked for this root
 	return s.view(rec, root), nil
 }
 
 func (s *Service) WorkspaceGet(ctx context.Context, _ *WorkspaceGetRequest) (*WorkspaceView, error) {
-	root, err := s.root()
+	rec := s.store.Load()
+	root, err := s.rootOf(rec)
 	if err != nil {
 		return nil, err
 	}
-	return s.view(s.store.Load(), root), nil
+	CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
+	return s.view(rec, root), nil
 }
 
 func (s *Service) BuffersList(ctx context.Context, _ *BuffersListRequest) (*BuffersListResponse, error) {
-	v, err := s.WorkspaceGet(ctx, nil)
+	rec := s.store.Load()
+	root, err := s.rootOf(rec)
 	if err != nil {
 		return nil, err
 	}
-	return &BuffersListResponse{Root: v.Root, Buffers: v.Buffers}, nil
+	return &BuffersListResponse{Root: root, Buffers: rec.Session(root).Buffers}, nil
 }
 
 func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*BuffersCloseResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	// Checked as a write: closing "a.txt" after another caller's root
+	// switch would close the person's tab of a different file (and drop
+	// its unsaved draft).
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

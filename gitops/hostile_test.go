@@ -131,9 +131,9 @@ func diffHashes(before, after map[string]string) string {
 	return strings.Join(d, "\n")
 }
 
-// worktreeHashes is hashDir of the worktree without .git.
-func (f *fixture) worktreeHashes() map[string]string {
-	m := hashDir(f.t, f.dir)
+// worktreeHashes is hashDir of the worktree dir without .git.
+func worktreeHashes(t testing.TB, dir string) map[string]string {
+	m := hashDir(t, dir)
 	for p := range m {
 		if p == ".git" || strings.HasPrefix(p, ".git/") {
 			delete(m, p)
@@ -239,14 +239,14 @@ func TestHostilePullRefused(t *testing.T) {
 			if res := s.sync("fetch", nil); !res.OK {
 				t.Fatalf("fetch: %+v", res)
 			}
-			gitBefore, wtBefore := hashDir(t, f.path(".git")), f.worktreeHashes()
+			gitBefore, wtBefore := hashDir(t, f.path(".git")), worktreeHashes(t, f.dir)
 			var touched []Touched
 			_, err := f.open().Sync(context.Background(), SyncOptions{Action: "pull", Timeout: 20 * time.Second, OnTouch: func(x Touched) { touched = append(touched, x) }})
 			if d := diffHashes(gitBefore, hashDir(t, f.path(".git"))); d != "" {
 				t.Fatalf(".git changed:\n%s", d)
 			}
 			wantRefused(t, err, tc.names)
-			if d := diffHashes(wtBefore, f.worktreeHashes()); d != "" || len(touched) > 0 {
+			if d := diffHashes(wtBefore, worktreeHashes(t, f.dir)); d != "" || len(touched) > 0 {
 				t.Fatalf("the worktree changed:\n%s\n%v", d, touched)
 			}
 			if _, err := os.Stat(filepath.Join(filepath.Dir(f.dir), "escaped.txt")); err == nil {
@@ -294,7 +294,7 @@ func TestHostilePullSymlinkThenFolder(t *testing.T) {
 // craftStash makes refs/stash point at a stash commit W (parents HEAD, an
 // index commit, and with untracked entries a parentless U) whose trees are
 // HEAD's plus the given entries.
-func craftStash(t *testing.T, f *fixture, tracked, untracked []rawEnt) {
+func craftStash(t testing.TB, f *fixture, tracked, untracked []rawEnt) {
 	t.Helper()
 	head := strings.TrimSpace(f.git("rev-parse", "HEAD"))
 	i := gitStdin(t, f.dir, []byte("index on main\n"), "commit-tree", head+"^{tree}", "-p", head)
@@ -342,7 +342,7 @@ func TestHostileStashPopRefused(t *testing.T) {
 				untracked = tc.untracked(t, f.dir)
 			}
 			craftStash(t, f, tracked, untracked)
-			gitBefore, wtBefore := hashDir(t, f.path(".git")), f.worktreeHashes()
+			gitBefore, wtBefore := hashDir(t, f.path(".git")), worktreeHashes(t, f.dir)
 			var touched []Touched
 			res, err := f.open().Stash(context.Background(), StashOptions{Action: "pop", OnTouch: func(x Touched) { touched = append(touched, x) }})
 			if err == nil && res != nil && !res.OK {
@@ -352,7 +352,7 @@ func TestHostileStashPopRefused(t *testing.T) {
 				t.Fatalf(".git changed:\n%s", d)
 			}
 			wantRefused(t, err, tc.names)
-			if d := diffHashes(wtBefore, f.worktreeHashes()); d != "" || len(touched) > 0 {
+			if d := diffHashes(wtBefore, worktreeHashes(t, f.dir)); d != "" || len(touched) > 0 {
 				t.Fatalf("the worktree changed:\n%s\n%v", d, touched)
 			}
 		})
@@ -369,13 +369,13 @@ func TestHostileStashPushRefused(t *testing.T) {
 	evil := withEntries(t, f.dir, head, dotGitAs(".GIT")(t, f.dir))
 	f.git("update-ref", "HEAD", evil)
 	f.write("a.txt", "local change\n")
-	gitBefore, wtBefore := hashDir(t, f.path(".git")), f.worktreeHashes()
+	gitBefore, wtBefore := hashDir(t, f.path(".git")), worktreeHashes(t, f.dir)
 	_, err := f.open().Stash(context.Background(), StashOptions{Action: "push"})
 	if d := diffHashes(gitBefore, hashDir(t, f.path(".git"))); d != "" {
 		t.Fatalf(".git changed:\n%s", d)
 	}
 	wantRefused(t, err, ".GIT")
-	if d := diffHashes(wtBefore, f.worktreeHashes()); d != "" {
+	if d := diffHashes(wtBefore, worktreeHashes(t, f.dir)); d != "" {
 		t.Fatalf("the worktree changed:\n%s", d)
 	}
 }

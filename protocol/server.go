@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -55,10 +57,30 @@ func (s *Server) Warn(msg string) {
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers. Nothing written is
-// HTML-escaped (wire.go).
+// Tool calls run in parallel on a pool of workers. Lines over the request
+// limits (limit.go) are answered with a JSON-RPC error and never reach
+// mcp-go. Nothing written is HTML-escaped (wire.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
-	return std.Listen(ctx, in, unescapeHTML(out))
+	lim := LimitsFor(s.svc.Config())
+	w := &lockedWriter{w: unescapeHTML(out)}
+	lines := NewLineReader(in, lim, func(id json.RawMessage, msg string) {
+		w.Write(errorLine(id, msg, lim))
+	})
+	return std.Listen(ctx, lines, w)
+}
+
+// lockedWriter makes each Write whole with respect to the others: mcp-go
+// writes every message with one Write, and so does the refusal of an
+// oversized line, so no two messages interleave on stdout.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -140,36 +140,35 @@ func lowerASCII(c byte) byte {
 
 // isHFSDot is git's is_hfs_dot_generic: "." + want, in any ASCII case, with
 // the code points HFS+ ignores anywhere in it, up to the end or a "/".
-// Invalid UTF-8 is never a match (git's reading stops there too).
+// Like git, invalid UTF-8 reads as the end of the name: it never matches
+// inside the word, and it ends it after (".git\xff" counts as .git).
 func isHFSDot(name, want string) bool {
 	s := name
-	next := func() (rune, bool) {
-		for {
-			if s == "" {
-				return 0, true
-			}
+	next := func() rune {
+		for s != "" {
 			r, n := utf8.DecodeRuneInString(s)
 			if r == utf8.RuneError && n <= 1 {
-				return 0, false
+				s = ""
+				return 0
 			}
 			s = s[n:]
-			if hfsIgnored(r) {
-				continue
+			if !hfsIgnored(r) {
+				return r
 			}
-			return r, true
 		}
+		return 0
 	}
-	if c, ok := next(); !ok || c != '.' {
+	if next() != '.' {
 		return false
 	}
 	for i := 0; i < len(want); i++ {
-		c, ok := next()
-		if !ok || c > 127 || lowerASCII(byte(c)) != want[i] {
+		c := next()
+		if c > 127 || lowerASCII(byte(c)) != want[i] {
 			return false
 		}
 	}
-	c, ok := next()
-	return ok && (c == 0 || c == '/')
+	c := next()
+	return c == 0 || c == '/'
 }
 
 // hfsIgnored lists the code points HFS+ drops from names (git's

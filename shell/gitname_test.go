@@ -10,7 +10,7 @@ import (
 func TestIsDotGit(t *testing.T) {
 	yes := []string{".git", ".GIT", ".gIt", ".git.", ".git ", ".git. .", ".git...", ".git::$INDEX_ALLOCATION", ".git:x",
 		"git~1", "GIT~1", "git~1.", "git~1 :", ".git\\x", ".g\u200cit", "\u200c.git", ".git\u200d", ".\u200e\u200fgit", ".gi\ufefft",
-		".g\u202ait", ".g\u206fit", ".git\u200c\u200c"}
+		".g\u202ait", ".g\u206fit", ".git\u200c\u200c", ".git\xff", ".git\u200c\xfe."}
 	no := []string{"", ".", "..", "git", ".gi", ".gitx", ".git.x", ".gitignore", ".gitmodules", "git~2", "git~1x", "xgit",
 		".git\u200bx", ".g\u200bit", "..git", " .git", "\xff.git", ".g\xffit", "a.git", ".gît"}
 	for _, n := range yes {
