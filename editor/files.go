@@ -9,9 +9,9 @@ import (
 )
 
 type MoveRequest struct {
-	From      string `json:"from" desc:"Path to move or rename, root-relative or absolute."`
-	To        string `json:"to" desc:"New path. Parent folders are created."`
-	Overwrite bool   `json:"overwrite,omitempty" default:"false" desc:"Replace an existing file at to. Without it an existing to is refused with exists."`
+	From      string `json:"from" desc:"Path to move."`
+	To        string `json:"to" desc:"New path; parents are created."`
+	Overwrite bool   `json:"overwrite,omitempty" default:"false" desc:"Replace an existing file at to."`
 }
 
 type MoveResponse struct {
@@ -23,9 +23,9 @@ type MoveResponse struct {
 }
 
 type CreateRequest struct {
-	Path    string `json:"path" desc:"Path of the new file or folder; missing parents are created."`
+	Path    string `json:"path" desc:"Path to create."`
 	Kind    string `json:"kind" enum:"file,folder" desc:"file or folder."`
-	Content string `json:"content,omitempty" desc:"Initial content of a file (text). Ignored for a folder."`
+	Content string `json:"content,omitempty" desc:"Initial text of a file."`
 }
 
 type CreateResponse struct {
@@ -36,8 +36,8 @@ type CreateResponse struct {
 }
 
 type DeleteRequest struct {
-	Path      string `json:"path" desc:"File or folder to remove. The workspace root itself is refused."`
-	Recursive bool   `json:"recursive,omitempty" default:"false" desc:"Remove a non-empty folder with everything in it."`
+	Path      string `json:"path" desc:"File or folder to delete."`
+	Recursive bool   `json:"recursive,omitempty" default:"false" desc:"Delete a non-empty folder with everything in it."`
 }
 
 type DeleteResponse struct {
@@ -50,17 +50,17 @@ type DeleteResponse struct {
 
 func init() {
 	define("editor::move",
-		"Move or rename a file or folder and rewrite every open buffer and expanded folder at or under it, for every surface. "+
-			"Use this rather than shell::fs::mv, which leaves buffers pointing at the old place. An existing to is refused unless overwrite; "+
-			`a folder cannot move into itself. Example: {"from": "src/old.go", "to": "src/new.go"}.`,
+		"Move or rename a file or folder and update every open buffer and expanded folder under it. "+
+			"Use it, not a shell mv, which leaves the user's tabs on the old path. "+
+			"An existing to is refused unless overwrite; a folder cannot move into itself.",
 		destructive, (*Service).Move)
 	define("editor::create",
-		"Create a file (with optional content) or a folder, parents included. Exclusive: anything already at the path is refused with exists, "+
-			`except an existing folder for kind folder, which returns created: false. Example: {"path": "docs/notes.md", "kind": "file", "content": "# Notes\n"}.`,
+		"Create a file (optional content) or folder, parents included. "+
+			"Never overwrites: anything at the path is exists, except an existing folder for kind folder (created: false).",
 		additive, (*Service).Create)
 	define("editor::delete",
-		"Remove a file or folder and close every buffer at or under it (shell::fs::rm does not). A non-empty folder needs recursive: true; "+
-			`the workspace root cannot be deleted. Example: {"path": "build/tmp", "recursive": true}.`,
+		"Delete a file or folder and close its buffers (a shell rm leaves them open). "+
+			"A non-empty folder needs recursive: true; the root cannot be deleted.",
 		destructive, (*Service).Delete)
 }
 

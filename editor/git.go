@@ -39,9 +39,9 @@ type GitStatusResponse struct {
 }
 
 type GitHunksRequest struct {
-	Path         string `json:"path" desc:"File to compare, root-relative (src/main.go) or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream" desc:"What to compare: worktree = staged version -> working file (git diff, the unstaged change); index = HEAD -> staged version (git diff --cached); head = HEAD -> working file (git diff HEAD, everything not committed); upstream = the upstream's commit -> working file."`
-	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk. 0 (the default) gives ranges exact for an editor gutter."`
+	Path         string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream" desc:"worktree: index to file; index: HEAD to index; head: HEAD to file; upstream: upstream to file."`
+	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
 }
 
 type GitHunksResponse struct {
@@ -56,8 +56,8 @@ type GitHunksResponse struct {
 }
 
 type GitShowRequest struct {
-	Path string `json:"path" desc:"File to show, root-relative (src/main.go) or absolute inside the jail."`
-	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision: HEAD (default), HEAD~2, main^, a branch, a tag, a full or short commit SHA, @{upstream}, or \":\" for the staged (index) version."`
+	Path string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision (default HEAD); \":\" is the staged version."`
 }
 
 type GitShowResponse struct {
@@ -70,21 +70,16 @@ type GitShowResponse struct {
 
 func init() {
 	define("editor::git::status",
-		"Git status of the repository holding the workspace (the root may be a subfolder of it): branch, upstream, ahead/behind, "+
-			"and one row per changed path with the staged (index) and unstaged (worktree) change as words, renames included. "+
-			"As fast as git status, so call it whenever you need the overlay. Outside a repository it fails with not_a_repository. "+
-			`Example: {} -> {"branch": "main", "clean": false, "entries": [{"path": "src/a.go", "index": "unchanged", "worktree": "modified", "staged": false}]}.`,
+		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change (renames included), shown like git status --porcelain. "+
+			"Outside a repository: not_a_repository.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"Changed line ranges of one file against the staged version, HEAD or the upstream, for an editor gutter or a review. "+
-			"context_lines defaults to 0, which gives exact ranges; the unified patch comes along. An untracked file gives untracked: true and no hunks. "+
-			"Sides over max_diff_bytes (2,000,000) are too_large, binary files binary. "+
-			`Example: {"path": "src/main.go", "against": "head"}.`,
+		"One file's changes as a patch and line ranges, against worktree (unstaged), index (staged), head (not committed) or upstream. "+
+			"context_lines defaults to 0 (exact ranges). An untracked file gives untracked: true.",
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"Content of a file at a revision git accepts (HEAD by default, HEAD~2, a branch, a tag, a SHA, or \":\" for the staged version), "+
-			"to compare with or restore from. exists: false when the file is absent at that revision; an unknown revision is invalid_argument. "+
-			`Example: {"path": "README.md", "rev": "HEAD~1"}.`,
+		"A file's content at a revision: HEAD (default), HEAD~2, a branch, tag or SHA, or \":\" for the staged version. "+
+			"exists: false when the file is absent there; an unknown revision is invalid_argument.",
 		readOnly, (*Service).GitShow)
 }
 

@@ -52,6 +52,7 @@ func TestRootSwitchRefusesEveryRelativeWrite(t *testing.T) {
 	writes := []struct{ id, args string }{
 		{"editor::save", `{"path": "a.txt", "content": "clobbered\n", "force": true}`},
 		{"editor::save", `{"path": "new.txt", "content": "new\n"}`},
+		{"editor::edit", `{"path": "a.txt", "edits": [{"old_text": "a", "new_text": "b"}]}`},
 		{"editor::create", `{"path": "made.txt", "kind": "file"}`},
 		{"editor::create", `{"path": "made", "kind": "folder"}`},
 		{"editor::delete", `{"path": "docs", "recursive": true}`},

@@ -17,11 +17,11 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File to write, root-relative or absolute inside the jail."`
-	Content         string  `json:"content" desc:"The complete new content (not a patch). Written byte for byte: no line-ending, BOM or encoding change."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version editor::open (or the last editor::save) returned. The save is refused as a conflict unless the file on disk still has this version. Preferred guard."`
-	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Unix-seconds mtime guard, used only when expected_version is absent. Coarse: two writes in one second look the same."`
-	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite an existing file without any guard. A deliberate clobber; leave it false."`
+	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a different disk version is a conflict."`
+	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
+	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard (a deliberate clobber)."`
 }
 
 type SaveResponse struct {
@@ -41,12 +41,10 @@ type SaveResponse struct {
 
 func init() {
 	define("editor::save",
-		"Write a whole file, guarded against a concurrent change. Pass the version from editor::open (or from the previous save) "+
-			"as expected_version: if the file changed in between, nothing is written and the result has conflict: true, "+
-			"the disk's version and a conflict_patch from the disk's content to yours. Re-open, reconcile, save again; never drop "+
-			"the guard to force it through. Omit the guard only to create a new file (parents are created). "+
-			"Content with a NUL byte or invalid UTF-8 is refused (binary). "+
-			`Example: {"path": "README.md", "content": "# Title\n", "expected_version": "8-1a2b3c4d5e6f7a8b"}.`,
+		"Write a whole file (prefer editor::edit to change one). "+
+			"Guard it: pass the version from editor::open (or the last save or edit) as expected_version; "+
+			"if the file changed since, nothing is written and the result is conflict: true with a conflict_patch (disk to yours): re-read, reconcile, retry; "+
+			"never force it. Without a guard only a new file is written (parents created). Binary content is refused.",
 		destructive, (*Service).Save)
 }
 
@@ -126,6 +124,23 @@ func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error
 	}
 }
 
+// lockFile takes what a write of l holds from its first look at the disk
+// to its journaled event: the shared writes lock, then l's save lock
+// (writing.go's lock order). editor::save and editor::edit both take it,
+// so they exclude each other on one file across every process.
+func (s *Service) lockFile(ctx context.Context, l loc) (unlock func(), err error) {
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.lockSave(ctx, l)
+	if err != nil {
+		done()
+		return nil, err
+	}
+	return func() { u(); done() }, nil
+}
+
 // isText reports whether content may be written as text: no NUL byte
 // anywhere and valid UTF-8 (CONTRACT.md §3.4).
 func isText(content []byte) bool {
@@ -141,12 +156,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
-	done, err := s.writing(ctx) // before the save lock: writing.go's lock order
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	unlock, err := s.lockSave(ctx, l)
+	unlock, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +266,13 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
 func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
+	return s.writeAs(ctx, root, l, cur, content, create, "editor::save", nil)
+}
+
+// writeAs is write for the function cause; ev, when not nil, is the change
+// event the caller already computed for cur -> content (editor::edit has
+// its patch in hand), so the file is not diffed twice.
+func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
 	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: Version(content)}
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
@@ -290,7 +307,10 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if create {
 		kind = "created"
 	}
-	ev := s.changeEvent(root, l, "editor::save", kind, cur.data, content)
+	if ev == nil {
+		e := s.changeEvent(root, l, cause, kind, cur.data, content)
+		ev = &e
+	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed
 	// The content is on disk now: a record that cannot be updated (a stuck
 	// lock, a broken state dir) is reported, but must not turn a save that
@@ -299,7 +319,7 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
 		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
 	}
-	s.emit(ctx, ev)
+	s.emit(ctx, *ev)
 	return resp, nil
 }
 

@@ -100,3 +100,38 @@ func TestSearchSkipsLargeFiles(t *testing.T) {
 		t.Fatalf("%+v", r.Files)
 	}
 }
+
+// TestSearchOutputModes: output files lists matching files (rg -l), count
+// counts matching lines per file (rg -c), context_lines adds the lines
+// around each hit (rg -C) without repeating hits.
+func TestSearchOutputModes(t *testing.T) {
+	s, _ := fsService(t, map[string]string{
+		"a.txt": "x\nhit 1\ny\nz\nhit 2\nw\n",
+		"b.txt": "hit\r\nafter\r\n",
+		"c.txt": "nothing\n",
+	})
+	ctx := context.Background()
+	r, err := s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "files"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 2 || r.Files[0].Path != "a.txt" || len(r.Files[0].Hits) != 0 || r.Total != 2 || r.Truncated {
+		t.Fatalf("files: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "files", MaxMatches: 1})
+	if len(r.Files) != 1 || !r.Truncated {
+		t.Fatalf("files, max 1: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "count"})
+	if len(r.Files) != 2 || r.Files[0].Count != 2 || r.Files[1].Count != 1 || r.Total != 3 {
+		t.Fatalf("count: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", ContextLines: 1})
+	got := fmt.Sprint(r.Files[0].Context, r.Files[1].Context)
+	if want := "[{1 x} {3 y} {4 z} {6 w}] [{2 after}]"; got != want {
+		t.Fatalf("context: %s, want %s", got, want)
+	}
+	if _, err := s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "json"}); shell.CodeOf(err) != shell.CodeInvalidArgument {
+		t.Fatalf("output json: %v", err)
+	}
+}

@@ -17,7 +17,7 @@ type WorkspaceView struct {
 }
 
 type WorkspaceOpenRequest struct {
-	Root string `json:"root" desc:"Folder to make the workspace root: absolute, or relative to the current root. Must be inside the jail."`
+	Root string `json:"root" desc:"Folder to make the root: absolute, or relative to the current root."`
 }
 
 type WorkspaceGetRequest struct{}
@@ -30,7 +30,7 @@ type BuffersListResponse struct {
 }
 
 type BuffersCloseRequest struct {
-	Path string `json:"path" desc:"Path of the buffer to close, root-relative or absolute. The file on disk is untouched."`
+	Path string `json:"path" desc:"Buffer to close."`
 }
 
 type BuffersCloseResponse struct {
@@ -41,20 +41,18 @@ type BuffersCloseResponse struct {
 
 func init() {
 	define("editor::workspace::open",
-		"Point the shared workspace at a folder and return the buffers and expanded folders remembered for it. "+
-			"This changes what every surface sees, including the user's editor, so do not call it casually mid-task. "+
-			`Example: {"root": "/home/me/project"}.`,
+		"Make a folder inside the jail the shared workspace root; returns what is remembered for it. "+
+			"Every surface follows, the user's editor included: do not call it casually.",
 		additive, (*Service).WorkspaceOpen)
 	define("editor::workspace::get",
-		"Return the active workspace root, its open buffers (the user's tabs) and expanded folders. "+
-			"Read it before assuming anything about where you are.",
+		"The active root, the open buffers (the user's tabs) and the expanded folders. "+
+			"Call it first, and after a root_changed error.",
 		readOnly, (*Service).WorkspaceGet)
 	define("editor::buffers::list",
-		"List the open buffers (the tab set shared with the user's editor), in open order.",
+		"List the open buffers (the user's tabs), in open order.",
 		readOnly, (*Service).BuffersList)
 	define("editor::buffers::close",
-		"Close one buffer for every surface, the user's editor included. The file on disk is untouched. "+
-			"Closing a path that is not open returns closed: false.",
+		"Close a buffer (the user's tab) for every surface; the file is untouched. A path not open gives closed: false.",
 		idempotent, (*Service).BuffersClose)
 }
 

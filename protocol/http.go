@@ -45,7 +45,7 @@ const (
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(limitBodies(trackPosts(mcpHTTP, s.hub), LimitsFor(s.svc.Config())), token))
+	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
 	return mux
 }
 

@@ -33,6 +33,10 @@ const (
 	// CodeNoSpace: the file system is full, or the user's quota on it is
 	// spent (ENOSPC, EDQUOT). Nothing was changed.
 	CodeNoSpace Code = "no_space"
+	// CodeNoMatch and CodeAmbiguous are editor::edit's: an old_text found
+	// nowhere, or more than once without replace_all (CONTRACT.md §8).
+	CodeNoMatch   Code = "no_match"
+	CodeAmbiguous Code = "ambiguous"
 )
 
 // Error is a refusal a caller can act on: a code, a message that names the

@@ -24,11 +24,12 @@ Usage:
         Serve MCP Streamable HTTP at http://ADDR/mcp for many clients at once.
         Every request needs "Authorization: Bearer TOKEN"; the token is
         generated into STATE_DIR/http.token (mode 0600) unless --token is given.
-  editord call FUNCTION [JSON] [--expected-root DIR] [--root DIR] [--state-dir DIR] [--config FILE]
-        Run one function and print its JSON response. JSON is the request
-        object; "-" reads it from stdin; omitted means {}. With
-        --expected-root, a write with a relative path is refused
-        (root_changed) unless DIR is the shared workspace's active root.
+  editord call FUNCTION [JSON] [--text] [--expected-root DIR] [--root DIR] [--state-dir DIR] [--config FILE]
+        Run one function and print its JSON response (--text: the text an
+        MCP client's model reads). JSON is the request object; "-" reads it
+        from stdin; omitted means {}. With --expected-root, a write with a
+        relative path is refused (root_changed) unless DIR is the shared
+        workspace's active root.
         Example: editord call editor::open '{"path":"README.md"}'
   editord functions [--json]
         List every function id, its MCP tool name and description
