@@ -23,12 +23,13 @@ type HTTPOptions struct {
 
 // HTTPHandler serves MCP Streamable HTTP at /mcp for many clients at once,
 // behind an Origin check (browsers on other sites must not drive a local
-// server) and a bearer token.
+// server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(trackPosts(mcpHTTP, s.hub), token))
-	return mux
+	mux.Handle("/", pageHandler())
+	return secureHeaders(mux)
 }
 
 // trackPosts tells the hub when a session's POSTs begin and end (see
@@ -49,8 +50,8 @@ func trackPosts(next http.Handler, h *hub) http.Handler {
 func guard(next http.Handler, token string) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !localOrigin(o) {
-			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a local page", o), http.StatusForbidden)
+		if o := r.Header.Get("Origin"); o != "" && (!localOrigin(o) || !sameOrigin(o, r)) {
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not this server's own page", o), http.StatusForbidden)
 			return
 		}
 		got := []byte(r.Header.Get("Authorization"))
