@@ -3,6 +3,7 @@
 // rebuild and compare (`make web`, .ci/run).
 import * as esbuild from "esbuild";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 const out = "dist";
 rmSync(out, { recursive: true, force: true });
@@ -22,6 +23,23 @@ const noAjv = {
   },
 };
 
+// CodeMirror injects its styles through style-mod, which uses a <style>
+// element in a document (adopted style sheets only in shadow roots); the
+// CSP allows no inline style element. Constructed style sheets are CSSOM,
+// not markup, and every browser the page supports has them: use them in
+// the document too. The build fails if style-mod changes under us.
+const adoptedStyles = {
+  name: "style-mod-adopted",
+  setup(b) {
+    b.onLoad({ filter: /style-mod[\\/]src[\\/]style-mod\.js$/ }, async (args) => {
+      const src = await readFile(args.path, "utf8");
+      const from = "if (!root.head && root.adoptedStyleSheets && win.CSSStyleSheet) {";
+      if (!src.includes(from)) throw new Error("style-mod changed: cannot make it use adopted style sheets (see build.mjs)");
+      return { contents: src.replace(from, "if (root.adoptedStyleSheets && win.CSSStyleSheet) {"), loader: "js" };
+    });
+  },
+};
+
 const result = await esbuild.build({
   entryPoints: { app: "src/main.ts" },
   bundle: true,
@@ -34,7 +52,7 @@ const result = await esbuild.build({
   legalComments: "external",
   charset: "utf8",
   metafile: true,
-  plugins: [noAjv],
+  plugins: [noAjv, adoptedStyles],
   logLevel: "warning",
 });
 esbuild.build({ entryPoints: { app: "src/style.css" }, bundle: true, minify: true, outdir: out, logLevel: "warning" }).then(() => {

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-E7QILABS.js";import"./chunk-MDNNDTXO.js";import"./chunk-7HYF43JJ.js";import"./chunk-DCANE7XH.js";export{d as css,b as cssCompletionSource,c as cssLanguage,a as defineCSSCompletionSource};

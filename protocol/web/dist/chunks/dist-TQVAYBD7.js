@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"./chunk-6K4QRIEZ.js";import"./chunk-LR5DNBTD.js";import"./chunk-EQL6LAEQ.js";import"./chunk-E7QILABS.js";import"./chunk-MDNNDTXO.js";import"./chunk-7HYF43JJ.js";import"./chunk-DCANE7XH.js";export{e as autoCloseTags,d as html,a as htmlCompletionSource,b as htmlCompletionSourceWith,c as htmlLanguage};
