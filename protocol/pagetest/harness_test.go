@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -77,6 +78,7 @@ type env struct {
 	state  string
 	config string
 	base   string // http://127.0.0.1:PORT
+	addr   string // 127.0.0.1:PORT, kept across a server restart
 	token  string
 	server *exec.Cmd
 	srvLog *syncBuf
@@ -142,7 +144,11 @@ func (e *env) args(extra ...string) []string {
 
 func (e *env) startServer() {
 	e.t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--http", "127.0.0.1:0", "--token", e.token}, e.args()...)...)
+	addr := e.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	cmd := exec.Command(binary, append([]string{"serve", "--http", addr, "--token", e.token}, e.args()...)...)
 	cmd.Env = append(os.Environ(), "HOME="+e.t.TempDir())
 	pipe, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -174,6 +180,7 @@ func (e *env) startServer() {
 	}()
 	select {
 	case e.base = <-url:
+		e.addr = strings.TrimPrefix(e.base, "http://")
 	case <-time.After(20 * time.Second):
 		e.t.Fatalf("editord serve --http printed no editor link:\n%s", e.srvLog)
 	}
@@ -222,14 +229,43 @@ func (e *env) openBrowser() {
 			e.logs.add("exception: " + ev.ExceptionDetails.Error())
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
+	// Before any script of the page: collect CSP violations, which must
+	// never happen (the page is built for its own policy).
+	watch := `window.__cspViolations = []; document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(e.violatedDirective + " " + e.blockedURI));`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(watch).Do(ctx)
+		return err
+	})); err != nil {
 		e.t.Fatalf("starting chromium: %v", err)
 	}
 	e.t.Cleanup(func() {
+		if !e.t.Failed() {
+			var v []string
+			cctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
+			defer cancel()
+			if err := chromedp.Run(cctx, chromedp.Evaluate(`window.__cspViolations || []`, &v)); err == nil && len(v) > 0 {
+				e.t.Errorf("the page broke its Content-Security-Policy: %v", v)
+			}
+			if strings.Contains(e.logs.String(), "exception: ") {
+				e.t.Errorf("the page threw:\n%s", e.logs)
+			}
+		}
 		if e.t.Failed() {
 			e.t.Logf("page console:\n%s\nserver:\n%s", e.logs, e.srvLog)
 		}
 	})
+}
+
+// secondPage opens another browser (its own profile) on the same server,
+// as a second person's window would be.
+func (e *env) secondPage() *env {
+	e.t.Helper()
+	p := &env{t: e.t, root: e.root, state: e.state, config: e.config, base: e.base, addr: e.addr, token: e.token,
+		server: e.server, srvLog: e.srvLog, logs: &syncBuf{}}
+	p.openBrowser()
+	p.navigate(p.base + "/#token=" + p.token)
+	p.waitJS(`document.body.dataset.ready === "true"`, "the second page to load the workspace")
+	return p
 }
 
 func (e *env) run(actions ...chromedp.Action) {
@@ -286,8 +322,16 @@ func (e *env) node(role, name string) cdp.BackendNodeID {
 
 // find looks an element up by accessible role and name once.
 func (e *env) find(role, name string) (cdp.BackendNodeID, bool) {
-	var id cdp.BackendNodeID
-	found := false
+	ids := e.findAll(role, name)
+	if len(ids) == 0 {
+		return 0, false
+	}
+	return ids[0], true
+}
+
+// findAll lists the elements with that role and name, in document order.
+func (e *env) findAll(role, name string) []cdp.BackendNodeID {
+	var ids []cdp.BackendNodeID
 	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
 		doc, err := dom.GetDocument().Do(ctx)
 		if err != nil {
@@ -299,13 +343,12 @@ func (e *env) find(role, name string) (cdp.BackendNodeID, bool) {
 		}
 		for _, n := range nodes {
 			if n.BackendDOMNodeID != 0 && !n.Ignored {
-				id, found = n.BackendDOMNodeID, true
-				return nil
+				ids = append(ids, n.BackendDOMNodeID)
 			}
 		}
 		return nil
 	}))
-	return id, found
+	return ids
 }
 
 // gone waits until no element has that role and name.
@@ -326,7 +369,22 @@ func (e *env) gone(role, name string) {
 // click clicks the middle of the element with that role and name.
 func (e *env) click(role, name string) {
 	e.t.Helper()
-	id := e.node(role, name)
+	e.clickNode(e.node(role, name))
+}
+
+// clickNth clicks the i-th (0-based) element with that role and name.
+func (e *env) clickNth(role, name string, i int) {
+	e.t.Helper()
+	var ids []cdp.BackendNodeID
+	waitFor(e.t, fmt.Sprintf("%d %s named %q", i+1, role, name), func() bool {
+		ids = e.findAll(role, name)
+		return len(ids) > i
+	})
+	e.clickNode(ids[i])
+}
+
+func (e *env) clickNode(id cdp.BackendNodeID) {
+	e.t.Helper()
 	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
 		if err := dom.ScrollIntoViewIfNeeded().WithBackendNodeID(id).Do(ctx); err != nil {
 			return err
@@ -368,23 +426,35 @@ func (e *env) attr(role, name, attr string) string {
 	return v
 }
 
-// text is the textContent of the element with that role and name.
+// text is the textContent of the element with that role and name. The
+// page re-renders as the record changes, so a node that went away between
+// finding and reading it is looked up again.
 func (e *env) text(role, name string) string {
 	e.t.Helper()
-	id := e.node(role, name)
-	var v string
-	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
-		obj, err := dom.ResolveNode().WithBackendNodeID(id).Do(ctx)
-		if err != nil {
-			return err
+	for try := 0; ; try++ {
+		id := e.node(role, name)
+		var v string
+		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			obj, err := dom.ResolveNode().WithBackendNodeID(id).Do(ctx)
+			if err != nil {
+				return err
+			}
+			res, _, err := runtime.CallFunctionOn(`function() { return this.textContent }`).WithObjectID(obj.ObjectID).WithReturnByValue(true).Do(ctx)
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal(res.Value, &v)
+		}))
+		cancel()
+		if err == nil {
+			return v
 		}
-		res, _, err := runtime.CallFunctionOn(`function() { return this.textContent }`).WithObjectID(obj.ObjectID).WithReturnByValue(true).Do(ctx)
-		if err != nil {
-			return err
+		if try > 20 {
+			e.t.Fatalf("reading the %s named %q: %v", role, name, err)
 		}
-		return json.Unmarshal(res.Value, &v)
-	}))
-	return v
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
 // typeText sends real key events for s to the focused element.
@@ -508,6 +578,17 @@ func (a *agent) try(tool string, args map[string]any) (map[string]any, error) {
 		return out, fmt.Errorf("refused: %s", raw)
 	}
 	return out, nil
+}
+
+// dirty reports whether the record shows a draft for path.
+func (a *agent) dirty(path string) bool {
+	a.t.Helper()
+	for _, b := range a.call("editor_buffers_list", map[string]any{})["buffers"].([]any) {
+		if m := b.(map[string]any); m["path"] == path {
+			return m["dirty"] == true
+		}
+	}
+	return false
 }
 
 // bufferPaths lists the record's buffers as the agent sees them.

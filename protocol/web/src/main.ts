@@ -1,6 +1,7 @@
 // The page's start: take the token, lay out the panes, connect to /mcp,
 // read the workspace, and wire notifications to the model.
 
+import "./jitless";
 import type { App } from "./app";
 import { h } from "./dom";
 import { changed, load, save } from "./docs";

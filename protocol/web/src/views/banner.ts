@@ -13,9 +13,15 @@ export function bannerView(parent: HTMLElement, app: App): void {
   const btn = (label: string, run: () => unknown, title?: string) =>
     h("button", { type: "button", title, onclick: () => void Promise.resolve(run()).catch((e) => m.say(String(e.message ?? e))) }, label);
 
+  let shown = "";
   function render(): void {
-    clear(box);
     const tab = m.activeTab;
+    // Re-render only when what it says changes: a screen reader announces
+    // an alert each time it is inserted.
+    const key = tab ? JSON.stringify([tab.path, tab.remote, tab.closedElsewhere, tab.dirtyElsewhere, tab.readOnly]) : "";
+    if (key === shown) return;
+    shown = key;
+    clear(box);
     if (!tab) return;
     const r = tab.remote;
     if (tab.closedElsewhere) {

@@ -38,7 +38,14 @@ export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise
   const parent = h("div", { class: "merge" });
   const by = tab.remote?.by ? ` (changed by ${tab.remote.by})` : "";
   const view = new MergeView({
-    a: { doc: tab.disk.text, extensions: [...common(false), EditorView.contentAttributes.of({ "aria-label": "On disk (theirs)" })] },
+    a: {
+      doc: tab.disk.text,
+      extensions: [
+        ...common(false),
+        EditorView.contentAttributes.of({ "aria-label": "On disk (theirs)" }),
+        EditorState.phrases.of({ "Revert this chunk": "Take this chunk from disk" }),
+      ],
+    },
     b: { doc: tab.state.doc, extensions: [...common(true), EditorView.contentAttributes.of({ "aria-label": "Yours (merged result)" })] },
     parent,
     revertControls: "a-to-b",
