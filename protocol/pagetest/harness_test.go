@@ -295,13 +295,24 @@ func (e *env) js(expr string, out any) {
 	e.run(chromedp.Evaluate(expr, out))
 }
 
-// waitJS polls a page expression until it is truthy.
+// waitJS polls a page expression until it is truthy. Errors while the
+// page navigates or reloads (no execution context yet) are retried.
 func (e *env) waitJS(expr, what string) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Run(ctx, chromedp.Poll(expr, nil, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
-		e.t.Fatalf("waiting for %s (%s): %v\npage console:\n%s\nserver:\n%s", what, expr, err, e.logs, e.srvLog)
+	deadline := time.Now().Add(20 * time.Second)
+	var last error
+	for {
+		var ok bool
+		ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
+		last = chromedp.Run(ctx, chromedp.Evaluate(`!!(`+expr+`)`, &ok))
+		cancel()
+		if last == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("waiting for %s (%s): %v\npage console:\n%s\nserver:\n%s", what, expr, last, e.logs, e.srvLog)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -366,26 +377,38 @@ func (e *env) gone(role, name string) {
 	}
 }
 
-// click clicks the middle of the element with that role and name.
+// click clicks the middle of the element with that role and name. The page
+// re-renders as the record changes: a node replaced between finding and
+// clicking it is looked up again.
 func (e *env) click(role, name string) {
 	e.t.Helper()
-	e.clickNode(e.node(role, name))
+	e.clickNth(role, name, 0)
 }
 
 // clickNth clicks the i-th (0-based) element with that role and name.
 func (e *env) clickNth(role, name string, i int) {
 	e.t.Helper()
-	var ids []cdp.BackendNodeID
-	waitFor(e.t, fmt.Sprintf("%d %s named %q", i+1, role, name), func() bool {
-		ids = e.findAll(role, name)
-		return len(ids) > i
-	})
-	e.clickNode(ids[i])
+	for try := 0; ; try++ {
+		var ids []cdp.BackendNodeID
+		waitFor(e.t, fmt.Sprintf("%d %s named %q", i+1, role, name), func() bool {
+			ids = e.findAll(role, name)
+			return len(ids) > i
+		})
+		err := e.clickNode(ids[i])
+		if err == nil {
+			return
+		}
+		if try > 20 {
+			e.t.Fatalf("clicking the %s named %q: %v", role, name, err)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
-func (e *env) clickNode(id cdp.BackendNodeID) {
-	e.t.Helper()
-	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+func (e *env) clickNode(id cdp.BackendNodeID) error {
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		if err := dom.ScrollIntoViewIfNeeded().WithBackendNodeID(id).Do(ctx); err != nil {
 			return err
 		}
@@ -457,20 +480,53 @@ func (e *env) text(role, name string) string {
 	}
 }
 
-// typeText sends real key events for s to the focused element.
+// typeText sends key events for each character of s to the focused
+// element, the way a keyboard does: one keyDown carrying the text (so a
+// page that handles the key and prevents its default gets no text too),
+// then keyUp. chromedp's KeyEvent sends the text as a separate char event,
+// which Chrome inserts even when the page handled the keyDown.
 func (e *env) typeText(s string) {
 	e.t.Helper()
-	e.run(chromedp.KeyEvent(s))
+	e.run(keys(s, 0))
 }
 
-// key sends one key with modifiers ("s" with ctrl for Ctrl-S).
+// key sends one key with modifiers (kb.Enter, or "s" with ctrl for Ctrl-S).
 func (e *env) key(k string, mods ...input.Modifier) {
 	e.t.Helper()
 	var m input.Modifier
 	for _, x := range mods {
 		m |= x
 	}
-	e.run(chromedp.KeyEvent(k, chromedp.KeyModifiers(m)))
+	e.run(keys(k, m))
+}
+
+func keys(s string, mods input.Modifier) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		for _, r := range s {
+			down := &input.DispatchKeyEventParams{Type: input.KeyRawDown, Modifiers: mods}
+			if k, ok := kb.Keys[r]; ok {
+				down.Key, down.Code = k.Key, k.Code
+				down.WindowsVirtualKeyCode, down.NativeVirtualKeyCode = k.Windows, k.Native
+				if k.Shift {
+					down.Modifiers |= input.ModifierShift
+				}
+				if k.Print && mods&^input.ModifierShift == 0 {
+					down.Type, down.Text, down.UnmodifiedText = input.KeyDown, k.Text, k.Unmodified
+				}
+			} else {
+				down.Key, down.Type, down.Text, down.UnmodifiedText = string(r), input.KeyDown, string(r), string(r)
+			}
+			up := *down
+			up.Type, up.Text, up.UnmodifiedText = input.KeyUp, "", ""
+			if err := down.Do(ctx); err != nil {
+				return err
+			}
+			if err := up.Do(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // editorText is the text of the editor's rendered lines, joined by "\n"
@@ -487,10 +543,21 @@ func (e *env) waitEditor(want, what string) {
 	e.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#editor-pane .cm-content .cm-line")].map(l => l.textContent).join("\n").includes(%q)`, want), what)
 }
 
-// focusEditor puts the caret in the editor (at the start of the document).
+// focusEditor clicks into the editor's first visible line, then moves the
+// caret to the start of the document with Ctrl-Home.
 func (e *env) focusEditor() {
 	e.t.Helper()
-	e.click("textbox", "File content")
+	e.node("textbox", "File content")
+	var at []float64
+	e.js(`(() => { const r = document.querySelector("#editor-pane .cm-line").getBoundingClientRect(); return [r.left + 4, r.top + r.height / 2] })()`, &at)
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
+			if err := input.DispatchMouseEvent(typ, at[0], at[1]).WithButton(input.Left).WithClickCount(1).Do(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 	e.key(kb.Home, input.ModifierCtrl)
 }
 

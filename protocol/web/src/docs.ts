@@ -95,7 +95,9 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
     return "failed";
   }
   const doc = tab.state.doc;
-  const content = toDisk(doc.toString(), tab.bom);
+  // sliceDoc joins lines with the state's separator (CRLF for a CRLF
+  // file); Text.toString would always use "\n".
+  const content = toDisk(tab.state.sliceDoc(), tab.bom);
   const args: Record<string, unknown> = { path: tab.path, content };
   if (opts.force) args.force = true;
   else if (tab.over) args.expected_version = tab.over;

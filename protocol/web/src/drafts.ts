@@ -32,7 +32,7 @@ export async function syncDraft(app: App, tab: Tab): Promise<void> {
   try {
     await app.link.call<DraftResult>("editor_buffers_draft", {
       path: tab.path,
-      content: toDisk(doc.toString(), tab.bom),
+      content: toDisk(tab.state.sliceDoc(), tab.bom),
       base_version: tab.over || tab.disk?.version || "none",
     });
     sent.set(tab, doc);

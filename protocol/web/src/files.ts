@@ -38,7 +38,10 @@ export async function create(app: App, dir: string, kind: "file" | "folder"): Pr
   }
   if (dir && !app.model.expanded.has(dir)) await expand(app, dir);
   else await list(app, dir);
-  if (kind === "file") await openFile(app, path);
+  if (kind === "file") {
+    await openFile(app, path);
+    app.editor.focus();
+  }
 }
 
 export async function rename(app: App, path: string): Promise<void> {

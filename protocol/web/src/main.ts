@@ -30,6 +30,9 @@ function noToken(why: string): void {
 }
 
 function start(): void {
+  // A start-up link pasted into a tab already showing the page: start over
+  // with its token.
+  addEventListener("hashchange", () => /(?:^#|&)token=/.test(location.hash) && location.reload());
   const token = takeToken();
   if (!token) {
     noToken("This page needs the token from editord's start-up link; it shows nothing without it.");

@@ -53,7 +53,13 @@ export class Dialogs {
       };
       const ok = h("button", { type: "button", class: "primary", onclick: () => done(input.value.trim() || null) }, "OK");
       const cancel = h("button", { type: "button", onclick: () => done(null) }, "Cancel");
-      input.addEventListener("keydown", (ev) => ev.key === "Enter" && done(input.value.trim() || null));
+      input.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Enter") return;
+        // Handled here: focus goes back to the button that opened the
+        // dialog, which the same Enter would otherwise press again.
+        ev.preventDefault();
+        done(input.value.trim() || null);
+      });
       const close = this.open(title, [h("label", {}, label, input)], [ok, cancel], { onCancel: () => resolve(null) });
       input.focus();
       input.select();

@@ -20,7 +20,16 @@ export function tabsView(parent: HTMLElement, app: App): void {
   const list = h("div", { role: "tablist", "aria-label": "Open files", class: "tabs" });
   parent.append(list);
 
+  let shown = "";
   function render(): void {
+    // Typing changes a tab's dirty state at most; rebuild only when what
+    // the tabs show changed.
+    const key = JSON.stringify([m.active, m.order.map((p) => {
+      const tab = m.tabs.get(p);
+      return tab ? [p, stateOf(tab).cls] : p;
+    })]);
+    if (key === shown) return;
+    shown = key;
     const hadFocus = list.contains(document.activeElement);
     clear(list);
     m.order.forEach((path, i) => {
