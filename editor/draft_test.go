@@ -183,3 +183,26 @@ func TestDraftSurvivesRestartAndFollowsMove(t *testing.T) {
 		t.Fatalf("drafts dir holds %d files after the move, want 1", len(ents))
 	}
 }
+
+func TestDraftClearedByHoldersEdit(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "one\n")
+	v := e.open("a.txt").Version
+	page, agent := NewCaller("page#0001"), NewCaller("agent#0002")
+	if _, err := draftCall(t, e.s, page, `{"path":"a.txt","content":"two\n","base_version":"`+v+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := Lookup("editor::edit")
+	if _, err := f.Call(WithCaller(context.Background(), agent), e.s, json.RawMessage(`{"path":"a.txt","edits":[{"old_text":"one","new_text":"uno"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if b := bufferAt(t, e.s, "a.txt"); !b.Dirty {
+		t.Fatal("an agent's edit cleared the person's draft")
+	}
+	if _, err := f.Call(WithCaller(context.Background(), page), e.s, json.RawMessage(`{"path":"a.txt","edits":[{"old_text":"uno","new_text":"two"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if b := bufferAt(t, e.s, "a.txt"); b.Dirty {
+		t.Fatalf("the holder's edit left the draft: %+v", b)
+	}
+}

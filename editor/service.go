@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
@@ -85,7 +86,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		if r.ActiveRoot != "" {
 			return false, nil
 		}
-		r.ActiveRoot = start
+		r.ActiveRoot, r.RootBy, r.RootAt = start, "editord --root", time.Now().Unix()
 		r.Session(start)
 		return true, nil
 	}); err != nil {
@@ -95,8 +96,11 @@ func New(cfg Config, opt Options) (*Service, error) {
 }
 
 // DefaultStateDir is where a project's record lives when no --state-dir is
-// given: one folder per canonical jail root, so processes on one project
-// share a record and different projects never do by accident.
+// given: one folder per project, so processes on one project share a
+// record and different projects never do by accident. The project is the
+// git repository holding the jail root when there is one (so --root /p and
+// --root /p/sub share one record, one journal and one save lock), else the
+// canonical jail root itself.
 func DefaultStateDir(jailRoot string) string {
 	base := os.Getenv("EDITORD_STATE_DIR")
 	if base != "" {
@@ -107,8 +111,12 @@ func DefaultStateDir(jailRoot string) string {
 		home, _ := os.UserHomeDir()
 		state = filepath.Join(home, ".local", "state")
 	}
-	sum := sha256.Sum256([]byte(jailRoot))
-	return filepath.Join(state, "editord", filepath.Base(jailRoot)+"-"+hex.EncodeToString(sum[:4]))
+	project := jailRoot
+	if top := shell.RepoTop(jailRoot); top != "" {
+		project = top
+	}
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(state, "editord", filepath.Base(project)+"-"+hex.EncodeToString(sum[:4]))
 }
 
 // Close releases the jail and the state dir.
@@ -125,15 +133,19 @@ func (s *Service) Config() Config { return s.cfg }
 func (s *Service) StateDir() string { return s.store.Dir() }
 
 // root returns the active root of the shared record.
-func (s *Service) root() (string, error) {
-	r := s.store.Load().ActiveRoot
-	if r == "" {
+func (s *Service) root() (string, error) { return s.rootOf(s.store.Load()) }
+
+// rootOf is the active root of rec as this process serves it: the shared
+// active root, or this process's own --root while the shared one is
+// outside its jail. Processes on nested roots of one repository share a
+// record (DefaultStateDir): one started with --root /p/sub cannot serve an
+// active root /p, and serves /p/sub instead of refusing every call; every
+// response names the root it used, and when the shared root moves inside
+// this jail the process follows it (and its writers get root_changed).
+func (s *Service) rootOf(rec *workspace.Record) (string, error) {
+	r := rec.ActiveRoot
+	if r == "" || !s.jail.Contains(r) {
 		return s.start, nil
-	}
-	if !s.jail.Contains(r) {
-		return "", shell.Errorf(shell.CodeOutsideJail, r,
-			"the shared workspace points at %s, which is outside this server's jail (%s); call editor::workspace::open with a folder inside it",
-			r, strings.Join(s.jail.Roots(), ", "))
 	}
 	return r, nil
 }

@@ -88,7 +88,7 @@ func Open(j *shell.Jail, root string) (*Repo, error) {
 		r.closers = append(r.closers, cfs)
 		r.gfs = dotgit.NewRepositoryFilesystem(gfs, cfs)
 	}
-	wfs, err := j.GitFS(top)
+	wfs, err := j.WorktreeFS(top)
 	if err != nil {
 		return nil, err
 	}

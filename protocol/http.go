@@ -27,7 +27,7 @@ type HTTPOptions struct {
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(trackPosts(mcpHTTP, s.hub), token))
+	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
 	mux.Handle("/", pageHandler())
 	return secureHeaders(mux)
 }

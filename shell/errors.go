@@ -27,6 +27,13 @@ const (
 	CodeGitFailed       Code = "git_failed"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// CodeRootChanged refuses a write with a relative path when the shared
+	// active root is no longer the one the caller last saw (CONTRACT.md §5).
+	CodeRootChanged Code = "root_changed"
+	// CodeNoMatch and CodeAmbiguous are editor::edit's: an old_text found
+	// nowhere, or more than once without replace_all (CONTRACT.md §8).
+	CodeNoMatch   Code = "no_match"
+	CodeAmbiguous Code = "ambiguous"
 )
 
 // Error is a refusal a caller can act on: a code, a message that names the

@@ -50,9 +50,14 @@ type Selection struct {
 
 // Record is the whole state file.
 type Record struct {
-	Format     int                 `json:"format"`
-	ActiveRoot string              `json:"active_root"`
-	Sessions   map[string]*Session `json:"sessions"`
+	Format     int    `json:"format"`
+	ActiveRoot string `json:"active_root"`
+	// RootBy and RootAt say who last set ActiveRoot (a caller's by, as
+	// change events name it) and when (Unix seconds): a writer refused
+	// because the root changed under it is told who switched.
+	RootBy   string              `json:"root_by,omitempty"`
+	RootAt   int64               `json:"root_at,omitempty"`
+	Sessions map[string]*Session `json:"sessions"`
 }
 
 const recordFormat = 1

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -89,6 +90,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c := newFlags("call", stderr)
+	expectedRoot := fs.String("expected-root", "", "refuse a write with a relative path unless the active root is DIR")
+	asText := fs.Bool("text", false, "print the text an MCP client's model reads instead of the JSON response")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return fail(stderr, err)
@@ -121,12 +124,33 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer svc.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	resp, err := f.Call(editor.WithCaller(ctx, editor.NewCaller("cli")), svc, json.RawMessage(req))
+	caller := editor.NewCaller("cli")
+	if *expectedRoot != "" {
+		// The call is then a writer that has seen this root: a relative
+		// write is refused with root_changed when another is active.
+		dir, err := filepath.Abs(*expectedRoot)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if canon, err := shell.Canonical(dir); err == nil {
+			dir = canon
+		}
+		caller.SawRoot(dir)
+	}
+	resp, err := f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
 	if err != nil {
 		e := protocol.AsError(err)
-		printJSON(stdout, map[string]any{"error": e})
+		if *asText {
+			fmt.Fprintln(stdout, e.Message)
+		} else {
+			printJSON(stdout, map[string]any{"error": e})
+		}
 		fmt.Fprintf(stderr, "editord: %s: %s\n", e.Code, e.Message)
 		return 1
+	}
+	if *asText {
+		fmt.Fprint(stdout, protocol.RenderText(f.ID, resp, protocol.FunctionIDs))
+		return 0
 	}
 	printJSON(stdout, resp)
 	return 0
