@@ -105,8 +105,9 @@ func (s *syncBuf) String() string {
 }
 
 type opts struct {
-	config  string // TOML for --config
-	noToken bool   // open the page without the token
+	rootName string // the workspace folder's name (default ws)
+	config   string // TOML for --config
+	noToken  bool   // open the page without the token
 }
 
 // newEnv writes files into a fresh workspace, serves it, and opens the page.
@@ -114,7 +115,11 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 	t.Helper()
 	needBrowser(t)
 	base, _ := filepath.EvalSymlinks(t.TempDir())
-	e := &env{t: t, root: filepath.Join(base, "ws"), state: filepath.Join(base, "state"), token: "page-test-token", srvLog: &syncBuf{}, logs: &syncBuf{}}
+	name := o.rootName
+	if name == "" {
+		name = "ws"
+	}
+	e := &env{t: t, root: filepath.Join(base, name), state: filepath.Join(base, "state"), token: "page-test-token", srvLog: &syncBuf{}, logs: &syncBuf{}}
 	for p, c := range files {
 		e.write(p, c)
 	}

@@ -139,7 +139,9 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
 
 /** Re-reads the disk's text into tab.disk (not into the editor). */
 export async function refreshDisk(app: App, tab: Tab): Promise<boolean> {
-  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path });
+  // tab: false reads without recording a buffer: a tab closed elsewhere
+  // must not come back by being looked at.
+  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path, tab: false });
   if (r.truncated) return false;
   const split = fromDisk(r.content, r.eol);
   if (tab.disk && tab.disk.version === r.version) return false;

@@ -5,6 +5,7 @@ import { EditorView } from "@codemirror/view";
 
 export const theme = EditorView.theme({
   "&": { color: "var(--fg)", backgroundColor: "var(--bg)", height: "100%" },
+  "&.cm-focused": { outline: "none" },
   ".cm-scroller": { fontFamily: "var(--mono)", fontSize: "13px", lineHeight: "1.5" },
   ".cm-content": { caretColor: "var(--fg)" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },

@@ -7,6 +7,7 @@
 import { EditorView } from "@codemirror/view";
 import type { StateEffect, TransactionSpec } from "@codemirror/state";
 import type { Model, Tab } from "../model";
+import { h } from "../dom";
 
 export interface EditorEvents {
   edited(tab: Tab, docChanged: boolean, selectionChanged: boolean): void;
@@ -17,7 +18,13 @@ export class EditorHost {
   private shown: Tab | null = null;
   private scrolls = new WeakMap<Tab, StateEffect<unknown>>();
 
+  private empty: HTMLElement;
+
   constructor(parent: HTMLElement, private model: Model, on: EditorEvents) {
+    this.empty = h("div", { class: "empty" },
+      h("p", {}, "No open files."),
+      h("p", {}, "Open one from the tree. Files an agent opens appear here as tabs, live."));
+    parent.append(this.empty);
     this.view = new EditorView({
       parent,
       dispatchTransactions: (trs, view) => {
@@ -41,6 +48,7 @@ export class EditorHost {
     }
     this.shown = tab && state ? tab : null;
     this.view.dom.hidden = !state;
+    this.empty.hidden = !!tab;
     if (!tab || !state) return;
     this.view.setState(state);
     const snap = this.scrolls.get(tab);

@@ -32,6 +32,7 @@ export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise
     keymap.of([...defaultKeymap, ...historyKeymap]),
     syntaxHighlighting(highlight),
     theme,
+    EditorView.lineWrapping,
     lang,
     editable ? [] : [EditorState.readOnly.of(true), EditorView.editable.of(false)],
   ];
@@ -72,8 +73,8 @@ export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise
     `Merge ${tab.name}`,
     [
       h("p", { class: "legend" },
-        h("span", { class: "side" }, `Left: the file on disk now${by}, read-only.`), " ",
-        h("span", { class: "side" }, "Right: your text, the result. Edit it, or use the arrows to take the disk's lines."),
+        h("span", {}, `Left: the file on disk now${by}, read-only.`), " ",
+        h("span", {}, "Right: your text, the result. Edit it, or use the arrows to take the disk's lines."),
       ),
       parent,
     ],

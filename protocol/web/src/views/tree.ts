@@ -44,7 +44,7 @@ export function treeView(parent: HTMLElement, app: App): void {
         "aria-selected": String(m.selected === e.path),
         tabindex: m.selected === e.path ? 0 : -1,
         "data-path": e.path,
-        class: isDir ? "dir" : "file",
+        class: isDir ? "dir" : m.active === e.path ? "file open" : "file",
       },
       h("span", { class: "row" }, h("span", { class: "twisty", "aria-hidden": "true" }, isDir ? (open ? "▾" : "▸") : ""), h("span", { class: "label" }, e.name)),
     );
@@ -68,6 +68,13 @@ export function treeView(parent: HTMLElement, app: App): void {
     if (hadFocus) focusPath(m.selected);
   }
   m.on("tree", render);
+  // The active tab's file is marked in the tree.
+  let active: string | null = null;
+  m.on("tabs", () => {
+    if (m.active === active) return;
+    active = m.active;
+    for (const el of tree.querySelectorAll<HTMLElement>("[role=treeitem].file")) el.classList.toggle("open", el.dataset.path === active);
+  });
 
   const visible = () => [...tree.querySelectorAll<HTMLElement>("[role=treeitem]")];
   function focusPath(p: string | null): void {
