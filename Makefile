@@ -46,8 +46,9 @@ $(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
 screenshots:
 	EDITORD_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestScreenshots$$' ./protocol/pagetest
 
-# The page's figures in headless chromium (docs/page.md): an agent's save to
-# the text in the page, load with 20 tabs, a 5 MB file, the bundle's size.
+# The page's figures in headless chromium (README, "The person's editor"): an
+# agent's save to the text in the page, load with 20 tabs, a 5 MB file, the
+# bundle's size.
 bench-page:
 	$(GO) test -count=1 -run '^$$' -bench 'Page' -benchtime 1x -timeout 20m ./protocol/pagetest
 

@@ -684,3 +684,6 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		time.Sleep(30 * time.Millisecond)
 	}
 }
+
+// awaitPromise makes an Evaluate wait for the promise its expression returns.
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }

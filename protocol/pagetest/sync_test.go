@@ -2,6 +2,7 @@ package pagetest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,4 +107,64 @@ func TestSaveConflictOpensMerge(t *testing.T) {
 	e.click("button", "Overwrite disk with mine")
 	e.gone("dialog", "Merge c.txt")
 	e.waitFile("c.txt", "Pbase\n")
+}
+
+// An agent's close of a tab the person is editing removes it from the
+// record, but the page keeps it, marked, with the edits, and says why;
+// saving brings it back for everyone.
+func TestAgentClosesDirtyTabKeptMarked(t *testing.T) {
+	e := newEnv(t, map[string]string{"k.txt": "keep\n"}, opts{})
+	a := e.agent("agent")
+	a.call("editor_open", map[string]any{"path": "k.txt"})
+	e.click("tab", "k.txt")
+	e.waitEditor("keep", "k.txt")
+	e.focusEditor()
+	e.typeText("typed ")
+	waitFor(t, "the draft", func() bool { return a.dirty("k.txt") })
+	a.call("editor_buffers_close", map[string]any{"path": "k.txt"})
+	e.waitJS(`document.querySelector("[role=tab]")?.title.includes("closed elsewhere")`, "the tab marked as closed elsewhere")
+	if got := e.text("alert", ""); !strings.Contains(got, "closed in another editor") || !strings.Contains(got, "unsaved edits are kept") {
+		t.Fatalf("banner: %q", got)
+	}
+	if got := e.editorText(); got != "typed keep\n" {
+		t.Fatalf("the edits after the close: %q", got)
+	}
+	e.click("button", "Save")
+	e.waitFile("k.txt", "typed keep\n")
+	waitFor(t, "k.txt back in the record", func() bool { return slices.Contains(a.bufferPaths(), "k.txt") })
+	e.gone("alert", "")
+}
+
+// Take theirs replaces the person's edits with the disk's text; Keep mine
+// keeps them, and the next save writes them over the agent's change.
+func TestTakeTheirsAndKeepMine(t *testing.T) {
+	e := newEnv(t, map[string]string{"t.txt": "base\n", "k.txt": "base\n"}, opts{})
+	a := e.agent("agent")
+	for _, p := range []string{"t.txt", "k.txt"} {
+		v := a.call("editor_open", map[string]any{"path": p})["version"].(string)
+		e.click("tab", p)
+		e.waitEditor("base", p)
+		e.focusEditor()
+		e.typeText("mine ")
+		waitFor(t, "the draft of "+p, func() bool { return a.dirty(p) })
+		a.call("editor_save", map[string]any{"path": p, "content": "theirs\n", "expected_version": v})
+		e.node("button", "Take theirs")
+	}
+	e.click("tab", "t.txt")
+	e.click("button", "Take theirs")
+	e.waitEditor("theirs", "their text in t.txt")
+	waitFor(t, "t.txt's draft cleared", func() bool { return !a.dirty("t.txt") })
+
+	e.click("tab", "k.txt")
+	e.click("button", "Keep mine")
+	e.gone("alert", "")
+	if got := e.editorText(); got != "mine base\n" {
+		t.Fatalf("k.txt after Keep mine: %q", got)
+	}
+	e.focusEditor()
+	e.key("s", input.ModifierCtrl)
+	e.waitFile("k.txt", "mine base\n")
+	if got := e.read("t.txt"); got != "theirs\n" {
+		t.Fatalf("t.txt on disk: %q", got)
+	}
 }
