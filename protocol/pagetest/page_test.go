@@ -118,6 +118,7 @@ func TestTreeCreateRenameDelete(t *testing.T) {
 	if _, err := os.Stat(e.abs("made.txt")); err != nil {
 		t.Fatalf("New file did not create it: %v", err)
 	}
+	e.waitJS(`document.activeElement?.closest("#editor-pane .cm-editor")`, "the new file's editor to take the focus")
 	e.typeText("hello")
 	e.key("s", input.ModifierCtrl)
 	e.waitFile("made.txt", "hello")
