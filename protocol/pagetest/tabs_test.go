@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // An agent's editor_open makes a tab appear without a reload; the person
@@ -66,4 +67,31 @@ func TestCloseAndExpandAreShared(t *testing.T) {
 
 	a.call("editor_buffers_close", map[string]any{"path": "b.txt"})
 	e.gone("tab", "b.txt")
+}
+
+// Find and replace, undo and redo are the editor's own (CodeMirror), and the
+// result saves like any edit.
+func TestFindReplaceUndoRedo(t *testing.T) {
+	e := newEnv(t, map[string]string{"r.txt": "alpha one\nalpha two\n"}, opts{})
+	e.click("treeitem", "r.txt")
+	e.waitEditor("alpha two", "r.txt")
+	e.focusEditor()
+	e.key("f", input.ModifierCtrl)
+	e.node("textbox", "Find")
+	e.typeText("alpha")
+	e.click("textbox", "Replace")
+	e.typeText("omega")
+	e.click("button", "replace all")
+	e.waitEditor("omega two", "the replacement")
+	if got := e.editorText(); got != "omega one\nomega two\n" {
+		t.Fatalf("after replace all: %q", got)
+	}
+	e.key(kb.Escape)
+	e.focusEditor()
+	e.key("z", input.ModifierCtrl)
+	e.waitEditor("alpha two", "undo")
+	e.key("z", input.ModifierCtrl|input.ModifierShift)
+	e.waitEditor("omega two", "redo")
+	e.key("s", input.ModifierCtrl)
+	e.waitFile("r.txt", "omega one\nomega two\n")
 }
