@@ -41,6 +41,7 @@ type EditResponse struct {
 	Patch       string  `json:"patch" desc:"Unified diff of this edit (git apply accepts it); empty when nothing changes or a side is over max_diff_bytes."`
 	Conflict    bool    `json:"conflict" desc:"True when expected_version differs from the disk's; nothing was written."`
 	DiskVersion *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
+	Root        string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -80,6 +81,9 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 	defer unlock()
 	for attempt := 0; ; attempt++ {
 		resp, err := s.editLocked(ctx, root, l, req)
+		if resp != nil {
+			resp.Root = root
+		}
 		if !errors.Is(err, errSlippedIn) || attempt >= 3 {
 			if errors.Is(err, errSlippedIn) {
 				// Another program keeps writing the file between our check and

@@ -284,3 +284,18 @@ func TestEditNoMatchSaysWhatDiffers(t *testing.T) {
 		t.Fatal("wrote")
 	}
 }
+
+// An edit names the root it used, so a caller that has seen none has now.
+func TestEditNamesItsRoot(t *testing.T) {
+	e := tcNew(t)
+	e.write("f.txt", "a\n")
+	c := NewCaller("t")
+	out, err := func() (any, error) {
+		f, _ := Lookup("editor::edit")
+		return f.Call(WithCaller(context.Background(), c), e.s, []byte(`{"path":"f.txt","edits":[{"old_text":"a","new_text":"b"}]}`))
+	}()
+	tcWantCode(t, err, "")
+	if r := out.(*EditResponse); r.Root != e.root || c.SeenRoot() != e.root {
+		t.Fatalf("root %q, seen %q, want %q", r.Root, c.SeenRoot(), e.root)
+	}
+}

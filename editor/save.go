@@ -19,9 +19,9 @@ import (
 type SaveRequest struct {
 	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
 	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; if the disk differs, conflict (nothing written)."`
-	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) when there is no expected_version; coarse."`
-	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard: a deliberate clobber. Leave it false."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a different disk version is a conflict."`
+	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
+	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard (a deliberate clobber)."`
 }
 
 type SaveResponse struct {

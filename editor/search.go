@@ -12,7 +12,7 @@ type SearchRequest struct {
 	Literal      bool     `json:"literal,omitempty" default:"false" desc:"pattern is plain text."`
 	IgnoreCase   bool     `json:"ignore_case,omitempty" default:"false" desc:"Ignore letter case."`
 	WholeWord    bool     `json:"whole_word,omitempty" default:"false" desc:"Match whole words only (\\b boundaries)."`
-	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Only paths matching a glob: without \"/\" a name at any depth (\"*.go\"), with \"/\" the root-relative path; \"**\" spans folders; a leading \"!\" excludes."`
+	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Only paths matching a glob: no \"/\" matches a name at any depth (\"*.go\"), \"/\" the root-relative path, \"**\" any folders, \"!\" excludes."`
 	ExcludeGlob  []string `json:"exclude_glob,omitempty" desc:"Skip paths matching a glob (same syntax), e.g. \"vendor\"."`
 	MaxMatches   int      `json:"max_matches,omitempty" default:"2000" desc:"Matches kept (files for output files); default 2000, at most 20,000."`
 	ContextLines int      `json:"context_lines,omitempty" default:"0" desc:"Lines shown around each match (at most 20)."`
@@ -54,10 +54,10 @@ const searchMaxCap = 20_000
 
 func init() {
 	define("editor::search",
-		"Search file contents like ripgrep: pattern is RE2 (or literal), matched line by line. "+
+		"Search file contents like ripgrep (RE2 or literal, line by line); "+
 			"output lines (path, then line:col: text), files (rg -l) or count (rg -c). Honours .gitignore; "+
 			"skips noise folders, denied and binary files and files over max_file_bytes. "+
-			"Paths in byte order, at most max_matches (2000). "+
+			"At most max_matches (2000), in path order. "+
 			"Example: {\"pattern\": \"TODO\", \"include_glob\": [\"*.go\"], \"context_lines\": 2}.",
 		readOnly, (*Service).Search)
 }

@@ -51,7 +51,10 @@ func numberedLines(r *rend, text string, first int) int {
 
 func renderOpen(r *rend, o *editor.OpenResponse) bool {
 	span := fmt.Sprintf("lines %d–%d of %d", o.StartLine, o.EndLine, o.TotalLines)
-	if o.EndLine < o.StartLine {
+	switch {
+	case o.TotalLines == 0:
+		span = "empty"
+	case o.EndLine < o.StartLine:
 		span = fmt.Sprintf("no lines from %d: the file has %d", o.StartLine, o.TotalLines)
 	}
 	r.linef("%s (version %s, %s, %s, eol %s)", o.Path, o.Version, span, o.Language, o.EOL)
@@ -217,7 +220,7 @@ func renderSearch(r *rend, o *editor.SearchResponse) bool {
 	}
 	more := ""
 	if o.Truncated {
-		more = "+ (stopped at max_matches)"
+		more = "+"
 	}
 	switch mode {
 	case "files":

@@ -28,6 +28,13 @@ func TestRenderOpen(t *testing.T) {
 	}
 }
 
+func TestRenderOpenEmpty(t *testing.T) {
+	o := &editor.OpenResponse{Path: "e.txt", Version: "0-cbf29ce484222325", Language: "plaintext", EOL: "none", StartLine: 1}
+	if got := RenderText("editor::open", o, ToolName); got != "e.txt (version 0-cbf29ce484222325, empty, plaintext, eol none)\n" {
+		t.Fatalf("%q", got)
+	}
+}
+
 func TestRenderBudget(t *testing.T) {
 	var b strings.Builder
 	for i := range 5000 {
@@ -79,7 +86,7 @@ func TestRenderSearch(t *testing.T) {
 		t.Fatalf("got\n%q\nwant\n%q", got, want)
 	}
 	files := &editor.SearchResponse{Total: 2, Truncated: true, Files: []editor.SearchFile{{Path: "a.go", Hits: []editor.SearchHit{}}, {Path: "b.go", Hits: []editor.SearchHit{}}}}
-	if got := RenderText("editor::search", files, ToolName); !strings.HasPrefix(got, "2+ (stopped at max_matches) files match\na.go\nb.go\n… more matches exist") {
+	if got := RenderText("editor::search", files, ToolName); !strings.HasPrefix(got, "2+ files match\na.go\nb.go\n… more matches exist") {
 		t.Fatalf("files: %q", got)
 	}
 	count := &editor.SearchResponse{Total: 5, Files: []editor.SearchFile{{Path: "a.go", Hits: []editor.SearchHit{}, Count: 5}}}
