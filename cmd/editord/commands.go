@@ -39,6 +39,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
 	token := fs.String("token", "", "bearer token for --http (default: generated into the state dir)")
 	allowRemote := fs.Bool("allow-remote", false, "let --http listen on a non-loopback address")
+	openPage := fs.Bool("open", false, "with --http, open the editor page in the system browser")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return fail(stderr, err)
 	}
@@ -72,7 +73,14 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	err = protocol.ServeHTTP(ctx, srv, protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}, func(addr string) {
-		fmt.Fprintf(stderr, "editord: serving MCP at http://%s/mcp (bearer token: %s)\n", addr, where)
+		page := protocol.PageURL(addr, tok)
+		fmt.Fprintf(stderr, "editor: %s\n", page)
+		fmt.Fprintf(stderr, "editord: serving MCP at %s with header \"Authorization: Bearer %s\" (token: %s)\n", protocol.MCPURL(addr), tok, where)
+		if *openPage {
+			if err := shell.OpenBrowser(page); err != nil {
+				fmt.Fprintf(stderr, "editord: could not open a browser (%v); open the editor link above yourself\n", err)
+			}
+		}
 	})
 	if err != nil {
 		return fail(stderr, err)
