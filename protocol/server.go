@@ -54,9 +54,11 @@ func (s *Server) Warn(msg string) {
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers.
+// Tool calls run in parallel on a pool of workers. Ending cancels the
+// calls in flight and returns within ShutdownGrace even if one of them is
+// stuck (shutdown.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
-	return std.Listen(ctx, in, out)
+	return endPromptly(ctx, in, func(in io.Reader) error { return std.Listen(ctx, in, out) })
 }
