@@ -271,7 +271,7 @@ func unquoteFast(s []byte) (string, bool) {
 		case 'f':
 			out, body = append(out, '\f'), body[2:]
 		case 'u':
-			r, ok := hex4(body[2:])
+			r, ok := hexRune(body[2:])
 			if !ok {
 				return "", false
 			}
@@ -280,7 +280,7 @@ func unquoteFast(s []byte) (string, bool) {
 				if len(body) < 6 || body[0] != '\\' || body[1] != 'u' {
 					return "", false
 				}
-				r2, ok := hex4(body[2:])
+				r2, ok := hexRune(body[2:])
 				if !ok {
 					return "", false
 				}
@@ -320,7 +320,7 @@ func plainRun(b []byte) bool {
 	return true
 }
 
-func hex4(b []byte) (rune, bool) {
+func hexRune(b []byte) (rune, bool) {
 	if len(b) < 4 {
 		return 0, false
 	}

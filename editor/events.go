@@ -28,9 +28,8 @@ const changesLimitCap = 10_000
 
 func init() {
 	define("editor::changes",
-		"Return editor::changed events (files created, modified, deleted or moved in the workspace, by this service or any other program) "+
-			"after a cursor, oldest first, at most limit (100) at a time, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
-			`Example: {"since": "42", "path": "src"}.`,
+		"What changed in the workspace, by anyone (agents, the user, other programs): events after a cursor with who, kind, path, +/- and the patch, "+
+			"at most limit (100) at a time, optionally only under path. Pass the returned cursor as since next time. The journal keeps the last 1000 events.",
 		readOnly, (*Service).Changes)
 }
 
@@ -66,10 +65,19 @@ const changesDefaultLimit = 100
 // Version(after), which a caller that has it passes to save hashing after
 // again (a megabyte costs a millisecond).
 func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte, afterVersion ...string) workspace.Event {
-	d := diff.Unified(string(before), string(after), diff.Options{
+	return s.changeEventOf(root, l, cause, kind, before, after, s.changeDiff(l, kind, before, after), afterVersion...)
+}
+
+// changeDiff is the diff an event of kind carries for before -> after.
+func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Result {
+	return diff.Unified(string(before), string(after), diff.Options{
 		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: kind == "created", NewMissing: kind == "deleted",
 	})
+}
+
+// changeEventOf is changeEvent for a diff already computed by changeDiff.
+func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result, afterVersion ...string) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
 		var v string
@@ -114,4 +122,5 @@ func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
 		s.warn(fmt.Sprintf("change journal: %v", err))
 	}
+	s.settleDrafts(ctx, evs)
 }

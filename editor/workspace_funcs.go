@@ -2,7 +2,8 @@ package editor
 
 import (
 	"context"
-	"slices"
+	"path/filepath"
+	"time"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -13,13 +14,14 @@ type WorkspaceView struct {
 	Root          string             `json:"root" desc:"Absolute path of the workspace root."`
 	Buffers       []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened; one page of them (offset, limit)."`
 	Expanded      []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative; one page of them (offset, limit)."`
+	Focus         *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
 	BuffersTotal  int                `json:"buffers_total" desc:"How many buffers are open in all."`
 	ExpandedTotal int                `json:"expanded_total" desc:"How many folders are expanded in all."`
 	More          int                `json:"more" desc:"Buffers or expanded folders past this page (the larger count); call again with offset raised by limit for them."`
 }
 
 type WorkspaceOpenRequest struct {
-	Root string `json:"root" desc:"Folder to make the workspace root: absolute, or relative to the current root. Must be inside the jail."`
+	Root string `json:"root" desc:"Folder to make the root: absolute, or relative to the current root."`
 }
 
 type WorkspaceGetRequest struct {
@@ -47,7 +49,7 @@ const (
 )
 
 type BuffersCloseRequest struct {
-	Path string `json:"path" desc:"Path of the buffer to close, root-relative or absolute. The file on disk is untouched."`
+	Path string `json:"path" desc:"Buffer to close."`
 }
 
 type BuffersCloseResponse struct {
@@ -58,20 +60,18 @@ type BuffersCloseResponse struct {
 
 func init() {
 	define("editor::workspace::open",
-		"Point the shared workspace at a folder and return the buffers and expanded folders remembered for it. "+
-			"This changes what every surface sees, including the user's editor, so do not call it casually mid-task. "+
-			`Example: {"root": "/home/me/project"}.`,
+		"Make a folder inside the jail the shared workspace root; returns what is remembered for it. "+
+			"Every surface follows, the user's editor included: do not call it casually.",
 		additive, (*Service).WorkspaceOpen)
 	define("editor::workspace::get",
-		"Return the active workspace root, its open buffers (the user's tabs) and expanded folders. "+
-			"Read it before assuming anything about where you are.",
+		"The active root, the open buffers (the user's tabs) and the expanded folders. "+
+			"Call it first, and after a root_changed error.",
 		readOnly, (*Service).WorkspaceGet)
 	define("editor::buffers::list",
-		"List the open buffers (the tab set shared with the user's editor), in open order.",
+		"List the open buffers (the user's tabs), in open order.",
 		readOnly, (*Service).BuffersList)
 	define("editor::buffers::close",
-		"Close one buffer for every surface, the user's editor included. The file on disk is untouched. "+
-			"Closing a path that is not open returns closed: false.",
+		"Close a buffer (the user's tab) for every surface; the file is untouched. A path not open gives closed: false.",
 		idempotent, (*Service).BuffersClose)
 }
 
@@ -89,7 +89,7 @@ func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*
 	if ses == nil {
 		ses = &workspace.Session{}
 	}
-	v := &WorkspaceView{Root: root, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded)}
+	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded)}
 	v.Buffers = page(ses.Buffers, offset, limit)
 	v.Expanded = page(ses.Expanded, offset, limit)
 	v.More = max(len(ses.Buffers), len(ses.Expanded)) - min(offset+limit, max(len(ses.Buffers), len(ses.Expanded)))
@@ -104,9 +104,11 @@ func page[T any](list []T, offset, limit int) []T {
 }
 
 func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) (*WorkspaceView, error) {
-	cur, err := s.root()
+	// A relative root is resolved against the active root, so it must be
+	// the one this caller saw; an absolute one may always be opened.
+	cur, err := s.writeRoot(ctx, !filepath.IsAbs(req.Root))
 	if err != nil {
-		cur = s.start
+		return nil, err
 	}
 	l, err := locateRequired(cur, req.Root, "root")
 	if err != nil {
@@ -123,16 +125,25 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNotGitDir(s.jail, l.abs); err != nil {
+		return nil, err
+	}
+	if err := checkNotGitDir(s.jail, root); err != nil {
+		return nil, err
+	}
 	rec, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		_, existed := r.Sessions[root]
 		r.Session(root)
 		changed := r.ActiveRoot != root || !existed
-		r.ActiveRoot = root
+		if r.ActiveRoot != root {
+			r.ActiveRoot, r.RootBy, r.RootAt = root, by(ctx), time.Now().Unix()
+		}
 		return changed, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	CallerFrom(ctx).SawRoot(root) // re-synced: the caller asked for this root
 	return s.view(rec, root, 0, 0)
 }
 
@@ -140,12 +151,16 @@ func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*
 	if req == nil {
 		req = &WorkspaceGetRequest{}
 	}
-	root, err := s.root()
-	if err != nil {
-		return nil, err
-	}
 	var v *WorkspaceView
-	s.store.View(func(rec *workspace.Record) { v, err = s.view(rec, root, req.Offset, req.Limit) })
+	var err error
+	s.store.View(func(rec *workspace.Record) {
+		var root string
+		if root, err = s.rootOf(rec); err != nil {
+			return
+		}
+		CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
+		v, err = s.view(rec, root, req.Offset, req.Limit)
+	})
 	return v, err
 }
 
@@ -153,7 +168,15 @@ func (s *Service) BuffersList(ctx context.Context, req *BuffersListRequest) (*Bu
 	if req == nil {
 		req = &BuffersListRequest{}
 	}
-	v, err := s.WorkspaceGet(ctx, &WorkspaceGetRequest{Offset: req.Offset, Limit: req.Limit})
+	var v *WorkspaceView
+	var err error
+	s.store.View(func(rec *workspace.Record) {
+		var root string
+		if root, err = s.rootOf(rec); err != nil {
+			return
+		}
+		v, err = s.view(rec, root, req.Offset, req.Limit)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +185,10 @@ func (s *Service) BuffersList(ctx context.Context, req *BuffersListRequest) (*Bu
 }
 
 func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*BuffersCloseResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	// Checked as a write: closing "a.txt" after another caller's root
+	// switch would close the person's tab of a different file (and drop
+	// its unsaved draft).
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +209,13 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	same := false
 	s.store.View(func(r *workspace.Record) {
 		if ses := r.Sessions[root]; ses != nil {
-			same = slices.Contains(ses.Buffers, b)
+			for _, have := range ses.Buffers {
+				if have.Path == b.Path {
+					b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+					same = have == b
+					break
+				}
+			}
 		}
 	})
 	if same {

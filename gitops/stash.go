@@ -44,12 +44,6 @@ func (r *Repo) Stash(ctx context.Context, opt StashOptions) (*StashResult, error
 	return nil, shell.Errorf(shell.CodeInvalidArgument, "", "action must be push or pop, not %q", opt.Action)
 }
 
-func (r *Repo) touch(opt StashOptions, t Touched) {
-	if opt.OnTouch != nil {
-		opt.OnTouch(t)
-	}
-}
-
 func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	h, err := r.head()
 	if err != nil {
@@ -92,7 +86,7 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	if !staged && len(changed) == 0 && (!opt.IncludeUntracked || len(untracked) == 0) {
 		return &StashResult{Summary: "No local changes to save"}, nil
 	}
-	headFiles, err := r.treeFiles(hc.tree)
+	headFiles, err := r.checkoutFiles(hc.tree, "HEAD ("+short(h.hash)+"), which stash resets the worktree to")
 	if err != nil {
 		return nil, err
 	}
@@ -206,52 +200,28 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 		}
 	}
 	sort.Strings(writes)
-	n := 0
+	var changes []worktreeChange
 	for _, p := range removals {
-		before, err := r.readWorktree(p, true)
-		if err != nil || !before.exists || before.isDir {
-			continue
-		}
-		if err := r.removeWorktree(p); err != nil {
-			return nil, err
-		}
-		r.touch(opt, newTouched(p, before.data, nil, true, false))
-		n++
+		changes = append(changes, worktreeChange{Path: p, Remove: true})
 	}
 	for _, p := range writes {
-		if r.denied(p) {
+		if !r.denied(p) {
+			changes = append(changes, worktreeChange{Path: p, Entry: headFiles[p]})
+		}
+	}
+	stats, n, err := r.applyWorktree(changes, opt.OnTouch)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		if c.Remove {
 			continue
 		}
-		he := headFiles[p]
-		data, err := r.readBlob(he.hash)
-		if err != nil {
-			return nil, err
+		e := IndexEntry{Mode: c.Entry.mode, Hash: c.Entry.hash, Path: c.Path}
+		if st, ok := stats[c.Path]; ok {
+			e.setStat(st)
 		}
-		before, err := r.readWorktree(p, true)
-		if err != nil {
-			return nil, err
-		}
-		e := IndexEntry{Mode: he.mode, Hash: he.hash, Path: p}
-		if before.exists && !before.isDir && before.mode == he.mode && string(before.data) == string(data) {
-			e.setStat(before.stat) // already right (a staged change reverted in the worktree)
-			nidx.Entries = append(nidx.Entries, e)
-			continue
-		}
-		if he.mode == modeGitlink {
-			nidx.Entries = append(nidx.Entries, e)
-			continue
-		}
-		if before.isDir {
-			r.wfs.Remove(p) // an empty folder where the file goes
-		}
-		st, err := r.writeWorktree(p, data, he.mode)
-		if err != nil {
-			return nil, err
-		}
-		e.setStat(st)
 		nidx.Entries = append(nidx.Entries, e)
-		r.touch(opt, newTouched(p, before.data, data, before.exists && !before.isDir, true))
-		n++
 	}
 	if err := lk.write(nidx); err != nil {
 		return nil, err
@@ -282,7 +252,7 @@ func (r *Repo) stashPop(opt StashOptions) (*StashResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	wFiles, err := r.treeFiles(wc.tree)
+	wFiles, err := r.checkoutFiles(wc.tree, "the stash "+short(top))
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +262,7 @@ func (r *Repo) stashPop(opt StashOptions) (*StashResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if uFiles, err = r.treeFiles(uc.tree); err != nil {
+		if uFiles, err = r.checkoutFiles(uc.tree, "the untracked files of the stash "+short(top)); err != nil {
 			return nil, err
 		}
 	}
@@ -376,57 +346,38 @@ func (r *Repo) stashPop(opt StashOptions) (*StashResult, error) {
 			". Commit, stash or discard those changes first, or use git stash pop to merge."}, nil
 	}
 
-	n := 0
+	var writes []worktreeChange
 	for _, c := range changes {
-		before, err := r.readWorktree(c.path, true)
-		if err != nil {
-			return nil, err
-		}
 		if !c.inW {
-			if err := r.removeWorktree(c.path); err != nil {
-				return nil, err
-			}
-			if before.exists {
-				r.touch(opt, newTouched(c.path, before.data, nil, true, false))
-				n++
-			}
+			writes = append(writes, worktreeChange{Path: c.path, Remove: true})
+		} else {
+			writes = append(writes, worktreeChange{Path: c.path, Entry: c.w})
+		}
+	}
+	for _, p := range upaths {
+		writes = append(writes, worktreeChange{Path: p, Entry: uFiles[p]})
+	}
+	stats, n, err := r.applyWorktree(writes, opt.OnTouch)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		if !c.inW || c.w.mode == modeGitlink {
 			continue
 		}
-		if c.w.mode == modeGitlink {
-			continue
-		}
-		data, err := r.readBlob(c.w.hash)
-		if err != nil {
-			return nil, err
-		}
-		st, err := r.writeWorktree(c.path, data, c.w.mode)
-		if err != nil {
-			return nil, err
-		}
-		r.touch(opt, newTouched(c.path, before.data, data, before.exists, true))
-		n++
+		st, ok := stats[c.path]
 		if !c.inB && !c.alreadyNew {
 			// A file new in the stash comes back staged, as with git.
 			e := IndexEntry{Mode: c.w.mode, Hash: c.w.hash, Path: c.path}
-			e.setStat(st)
+			if ok {
+				e.setStat(st)
+			}
 			idx.Entries = append(idx.Entries, e)
-		} else if c.alreadyNew {
+		} else if c.alreadyNew && ok {
 			if e := idx.entry(c.path); e != nil {
 				e.setStat(st)
 			}
 		}
-	}
-	for _, p := range upaths {
-		u := uFiles[p]
-		data, err := r.readBlob(u.hash)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := r.writeWorktree(p, data, u.mode); err != nil {
-			return nil, err
-		}
-		r.touch(opt, newTouched(p, nil, data, false, true))
-		n++
 	}
 	sortEntries(idx.Entries)
 	if err := lk.write(idx); err != nil {

@@ -153,7 +153,8 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 		// only that SSH_AUTH_SOCK is unset.
 		return errNoSSHKey
 	}
-	proxy := sshDeadline(ctx, ep)
+	proxy, done := sshDeadline(ctx, ep)
+	defer done()
 	err = call(ctx, auth, proxy)
 	if (ep.Protocol == "http" || ep.Protocol == "https") && auth == nil && isAuthErr(err) {
 		cred, cerr := r.credential(ctx, ep, timeout)
@@ -167,6 +168,9 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 	}
 	// The deadline also ends ssh connections (sshDeadline) as an i/o
 	// timeout, which can come back before the context's own timer fires.
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("%w: the call was cancelled (its client left, or the server is ending)", context.Canceled)
+	}
 	if deadline, _ := ctx.Deadline(); err != nil && (ctx.Err() != nil || !time.Now().Before(deadline)) {
 		return fmt.Errorf("%w: the remote did not answer within %s (git_timeout_ms)", context.DeadlineExceeded, timeout)
 	}
@@ -300,7 +304,7 @@ func (r *Repo) fastForward(h head, upRef plumbing.ReferenceName, opt SyncOptions
 	if err != nil {
 		return nil, err
 	}
-	n, problems, err := r.checkoutTree(oldTree, uc.tree, opt.OnTouch)
+	n, problems, err := r.checkoutTree(oldTree, uc.tree, fmt.Sprintf("the upstream commit %s (%s)", short(up), shortRef(upRef)), opt.OnTouch)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +329,7 @@ func (r *Repo) fastForward(h head, upRef plumbing.ReferenceName, opt SyncOptions
 // for the paths that differ, keeping every other local change, as git's
 // two-way merge does. Paths with local changes in the way are returned as
 // problems and nothing is changed.
-func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int, []string, error) {
+func (r *Repo) checkoutTree(from, to plumbing.Hash, what string, onTouch func(Touched)) (int, []string, error) {
 	lk, err := r.lockIndex()
 	if err != nil {
 		return 0, nil, err
@@ -336,7 +340,7 @@ func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int,
 	if err != nil {
 		return 0, nil, err
 	}
-	newFiles, err := r.treeFiles(to)
+	newFiles, err := r.checkoutFiles(to, what)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -393,56 +397,40 @@ func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int,
 	if len(problems) > 0 {
 		return 0, problems, nil
 	}
-	count := 0
-	// Removals first, so a file can become a folder.
+	var changes []worktreeChange
 	for _, p := range paths {
-		if _, inNew := newFiles[p]; inNew {
-			continue
+		if _, inNew := newFiles[p]; !inNew {
+			changes = append(changes, worktreeChange{Path: p, Remove: true})
 		}
-		before, _ := r.readWorktree(p, true)
-		if err := r.removeWorktree(p); err != nil {
-			return count, nil, err
-		}
-		if pos := idx.pos(p); pos >= 0 {
-			idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
-		}
-		if before.exists && onTouch != nil {
-			onTouch(newTouched(p, before.data, nil, true, false))
-		}
-		count++
 	}
 	for _, p := range paths {
-		n, inNew := newFiles[p]
-		if !inNew {
+		if n, inNew := newFiles[p]; inNew {
+			changes = append(changes, worktreeChange{Path: p, Entry: n})
+		}
+	}
+	stats, _, err := r.applyWorktree(changes, onTouch)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, c := range changes {
+		if c.Remove {
+			if pos := idx.pos(c.Path); pos >= 0 {
+				idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
+			}
 			continue
 		}
-		e := IndexEntry{Mode: n.mode, Hash: n.hash, Path: p}
-		if n.mode != modeGitlink {
-			data, err := r.readBlob(n.hash)
-			if err != nil {
-				return count, nil, err
-			}
-			before, _ := r.readWorktree(p, true)
-			if before.isDir {
-				r.wfs.Remove(p)
-			}
-			st, err := r.writeWorktree(p, data, n.mode)
-			if err != nil {
-				return count, nil, err
-			}
+		e := IndexEntry{Mode: c.Entry.mode, Hash: c.Entry.hash, Path: c.Path}
+		if st, ok := stats[c.Path]; ok {
 			e.setStat(st)
-			if onTouch != nil {
-				onTouch(newTouched(p, before.data, data, before.exists && !before.isDir, true))
-			}
 		}
-		if pos := idx.pos(p); pos >= 0 {
+		if pos := idx.pos(c.Path); pos >= 0 {
 			idx.Entries[pos] = e
 		} else {
 			idx.Entries = append(idx.Entries, e)
 		}
-		removeUnder(idx, p)
-		count++
+		removeUnder(idx, c.Path)
 	}
+	count := len(changes)
 	sortEntries(idx.Entries)
 	if err := lk.write(idx); err != nil {
 		return count, nil, err

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -28,7 +27,7 @@ func resources(svc *editor.Service) []server.ServerResource {
 			if err != nil {
 				return nil, err
 			}
-			text, err := json.Marshal(v)
+			text, err := marshalJSON(v)
 			if err != nil {
 				return nil, err
 			}

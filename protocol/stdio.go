@@ -17,17 +17,16 @@ package protocol
 // pipe, so the protocol stays mcp-go's; both write whole lines through
 // one lock. notifications/cancelled reaches the fast path's calls too, and
 // when the input ends every call in flight is cancelled, as mcp-go does.
+// Lines come from the request-limit reader (limit.go), so nothing over the
+// limits is decoded here either, and the end is prompt (shutdown.go).
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -37,46 +36,32 @@ import (
 // stdioWorkers bounds the tool calls served at once (mcp-go's pool size).
 const stdioWorkers = 16
 
-// maxLineFor is the longest message the stdio loop reads: a save of
-// max_write_bytes whose every byte JSON-escapes to six, plus room for the
-// rest of the message. A longer line is refused without being held.
-func maxLineFor(maxWrite int64) int {
-	if maxWrite <= 0 {
-		maxWrite = 16 << 20
-	}
-	return int(min(6*maxWrite+1<<20, 1<<31-1))
-}
-
-// ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel, up to stdioWorkers at once.
-func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
+// serveLines is the loop of ServeStdio (server.go): lines (already held
+// to the request limits) go to the fast path or to mcp-go's stdio server,
+// whose output is unescaped (wire.go); both write whole lines to out.
+func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWriter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &lineWriter{w: out}
 	pr, pw := io.Pipe()
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(stdioWorkers)(std)
 	listened := make(chan error, 1)
-	go func() { listened <- std.Listen(ctx, pr, w) }()
-	var sess server.ClientSession
-	select {
-	case sess = <-s.stdio:
-	case err := <-listened:
-		return err
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("the stdio session did not start")
-	}
-	f := &fastPath{s: s, w: w, ctx: s.MCP.WithContext(ctx, sess), inflight: map[string]context.CancelFunc{}, slots: make(chan struct{}, stdioWorkers)}
-	err := readLines(in, maxLineFor(s.svc.Config().Jail.MaxWriteBytes), func(line []byte) error {
-		if f.serve(line) {
-			return nil
+	go func() { listened <- std.Listen(ctx, pr, unescapeHTML(out)) }()
+	f := &fastPath{s: s, w: out, base: ctx, inflight: map[string]context.CancelFunc{}, slots: make(chan struct{}, stdioWorkers)}
+	var err error
+	for {
+		var line []byte
+		line, err = lines.ReadLine()
+		if len(line) > 0 && !f.serve(line) {
+			if _, werr := pw.Write(line); werr != nil {
+				err = werr
+				break
+			}
 		}
-		_, err := pw.Write(line)
-		return err
-	}, func(n int) {
-		w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
-			"code": mcp.PARSE_ERROR, "message": fmt.Sprintf("Parse error: a message of more than %d bytes (6 times max_write_bytes) was not read; send smaller content", n)}})
-	})
+		if err != nil {
+			break
+		}
+	}
 	// The input ended (or broke): give up the calls in flight, as mcp-go
 	// does, then let its loop end.
 	f.cancelAll()
@@ -92,22 +77,8 @@ func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) err
 	return err
 }
 
-// lineWriter writes whole messages, one at a time.
-type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// Write writes p whole (mcp-go writes a message and its newline in one
-// call).
-func (l *lineWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func (l *lineWriter) writeJSON(v any) error {
-	b, err := json.Marshal(v)
+func (l *lockedWriter) writeJSON(v any) error {
+	b, err := marshalJSON(v)
 	if err != nil {
 		return err
 	}
@@ -115,58 +86,12 @@ func (l *lineWriter) writeJSON(v any) error {
 	return err
 }
 
-// readLines calls fn with each line of in (with its '\n'; the last one
-// may lack it), holding at most max bytes of one: a longer line is read
-// past, never held, and reported to tooLong.
-func readLines(in io.Reader, max int, fn func([]byte) error, tooLong func(int)) error {
-	br := bufio.NewReaderSize(in, 64<<10)
-	var acc []byte
-	over := false
-	for {
-		frag, err := br.ReadSlice('\n')
-		if len(frag) > 0 && !over {
-			switch {
-			case len(acc)+len(frag) > max:
-				over, acc = true, nil
-				tooLong(max)
-			case err == nil && len(acc) == 0:
-				// The whole line is in the reader's buffer: no copy.
-				if ferr := fn(frag); ferr != nil {
-					return ferr
-				}
-				continue
-			default:
-				acc = append(acc, frag...)
-			}
-		}
-		switch err {
-		case nil: // the end of a line
-			if !over {
-				if ferr := fn(acc); ferr != nil {
-					return ferr
-				}
-			}
-			over, acc = false, acc[:0]
-			if cap(acc) > 1<<20 {
-				acc = nil // do not keep a large message's buffer
-			}
-		case bufio.ErrBufferFull:
-		default: // the input ended or broke
-			if !over && len(acc) > 0 {
-				if ferr := fn(acc); ferr != nil {
-					return ferr
-				}
-			}
-			return err
-		}
-	}
-}
-
 // fastPath serves plain tools/call messages.
 type fastPath struct {
 	s        *Server
-	w        *lineWriter
-	ctx      context.Context // carries the stdio session
+	w        *lockedWriter
+	base     context.Context
+	ctx      context.Context // base with the stdio session, once mcp-go has registered it
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc // by the request id's JSON
 	wg       sync.WaitGroup
@@ -193,7 +118,7 @@ func (f *fastPath) serve(line []byte) bool {
 		f.cancelled(line)
 		return false
 	}
-	if method != "tools/call" {
+	if method != "tools/call" || !f.session() {
 		return false
 	}
 	var c toolCall
@@ -232,6 +157,22 @@ func (f *fastPath) serve(line []byte) bool {
 		f.w.Write(b.Bytes())
 	})
 	return true
+}
+
+// session reports whether the stdio session is known (mcp-go registers it
+// as its loop starts; a Server not made by NewServer never tells us, and
+// then every line goes to mcp-go).
+func (f *fastPath) session() bool {
+	if f.ctx != nil {
+		return true
+	}
+	select {
+	case sess := <-f.s.stdio:
+		f.ctx = f.s.MCP.WithContext(f.base, sess)
+		return true
+	default:
+		return false
+	}
 }
 
 // cancelled cancels the fast-path call a notifications/cancelled names.

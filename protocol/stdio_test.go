@@ -60,22 +60,6 @@ func TestEncodeToolResponse(t *testing.T) {
 	}
 }
 
-// TestReadLinesBounded: lines come whole whatever the read sizes, the last
-// one without a newline too; a line over the bound is reported, not held,
-// and the next line is read.
-func TestReadLinesBounded(t *testing.T) {
-	in := "one\n" + strings.Repeat("x", 200_000) + "\n" + strings.Repeat("y", 1000) + "\nlast"
-	var got []string
-	var over []int
-	err := readLines(strings.NewReader(in), 100_000, func(l []byte) error {
-		got = append(got, string(l))
-		return nil
-	}, func(n int) { over = append(over, n) })
-	if err != io.EOF || len(got) != 3 || got[0] != "one\n" || got[1] != strings.Repeat("y", 1000)+"\n" || got[2] != "last" || len(over) != 1 {
-		t.Fatalf("err %v, %d lines, over %v", err, len(got), over)
-	}
-}
-
 func TestNumbersFit(t *testing.T) {
 	for v, want := range map[string]bool{
 		`{"a": 1, "b": -2.5e10, "c": "1e400"}`:             true,

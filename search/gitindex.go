@@ -115,7 +115,7 @@ const racyWindow = 2 * time.Second
 // data, not a user file under max_read_bytes (a 240,000-file repository has
 // a 30 MB index).
 func indexPaths(j *shell.Jail, r *repo, root string) ([]string, error) {
-	h, err := j.OpenRead(r.gitDir + "/index")
+	h, err := j.OpenAt(r.gitDir + "/index")
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return []string{}, nil // a fresh repository: nothing tracked yet

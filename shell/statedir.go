@@ -93,37 +93,22 @@ func ReadConfigFile(abs string) (data []byte, found bool, err error) {
 	return data, true, nil
 }
 
-// ReadHandle is a regular file opened for reading at offsets: the change
-// journal, which followers read from where they left off rather than
-// whole.
+// ReadHandle is a regular file opened for reading at offsets, whatever
+// its size: the change journal (followers read from where they left off),
+// git's index (git's own data, not a user file under max_read_bytes) and a
+// file content search reads in pieces.
 type ReadHandle struct {
 	f    *os.File
 	Info Info // of the file as opened
 }
 
-// OpenRead opens abs for reading at offsets. A folder is is_a_directory;
-// anything but a regular file is invalid_argument.
-func (j *Jail) OpenRead(abs string) (*ReadHandle, error) {
-	t, err := j.prepare(abs, true, false)
+// OpenAt opens abs (through symlinks, regular files only) for reading at
+// offsets. Unlike OpenRead it sets no size cap: its callers read pieces
+// of bounded size, never the whole file at once.
+func (j *Jail) OpenAt(abs string) (*ReadHandle, error) {
+	f, fi, _, err := j.openRegular(abs)
 	if err != nil {
 		return nil, err
-	}
-	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, AsError(err, t.abs)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, AsError(err, t.abs)
-	}
-	if fi.IsDir() {
-		f.Close()
-		return nil, Errorf(CodeIsADirectory, t.abs, "%s is a folder", t.abs)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
 	}
 	return &ReadHandle{f: f, Info: infoOf(fi)}, nil
 }

@@ -100,7 +100,7 @@ func (r *TreeReader) read(rel string, checked bool, max int64, sniff bool) ([]by
 // offsets, through the jail: for a file too large to read whole, which
 // content search reads in pieces.
 func (r *TreeReader) Open(rel string) (*ReadHandle, error) {
-	return r.j.OpenRead(r.abs + "/" + rel)
+	return r.j.OpenAt(r.abs + "/" + rel)
 }
 
 // Exists reports whether rel (relative to the tree's base) is present, as

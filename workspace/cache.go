@@ -54,12 +54,13 @@ func (c *recordCache) put(sn *snapshot) {
 }
 
 func (r *Record) clone() *Record {
-	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, Sessions: make(map[string]*Session, len(r.Sessions))}
+	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, RootBy: r.RootBy, RootAt: r.RootAt, Sessions: make(map[string]*Session, len(r.Sessions))}
 	for root, s := range r.Sessions {
 		if s == nil {
 			continue
 		}
-		// The lists are shared until either side changes them (Session.own).
+		// The lists are shared until either side changes them (Session.own);
+		// Focus is only ever replaced whole, never changed in place.
 		s.owned = false
 		c := *s
 		out.Sessions[root] = &c

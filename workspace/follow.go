@@ -28,7 +28,7 @@ type Follower struct {
 // its first Poll returns only events appended after this call.
 func (s *Store) NewFollower() *Follower {
 	f := &Follower{s: s}
-	h, err := s.jail.OpenRead(s.path(journalFile))
+	h, err := s.jail.OpenAt(s.path(journalFile))
 	if err != nil {
 		return f
 	}
@@ -60,7 +60,7 @@ func (f *Follower) Poll() (evs []Event, lost bool, err error) {
 	if k.ino == f.ino && k.size == f.off {
 		return nil, false, nil
 	}
-	h, err := f.s.jail.OpenRead(f.s.path(journalFile))
+	h, err := f.s.jail.OpenAt(f.s.path(journalFile))
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return nil, false, nil

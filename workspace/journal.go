@@ -129,7 +129,7 @@ func (s *Store) journalEnd() (last, size int64, torn bool, err error) {
 		return last, k.size, false, nil
 	}
 	s.appended.mu.Unlock()
-	h, err := s.jail.OpenRead(s.path(journalFile))
+	h, err := s.jail.OpenAt(s.path(journalFile))
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return 0, 0, false, nil
@@ -156,7 +156,7 @@ func (s *Store) journalEnd() (last, size int64, torn bool, err error) {
 // end) and drops lines that are not events (garbage, torn lines). It
 // reports whether the file was replaced.
 func (s *Store) compact(keep int) bool {
-	h, err := s.jail.OpenRead(s.path(journalFile))
+	h, err := s.jail.OpenAt(s.path(journalFile))
 	if err != nil {
 		return false
 	}

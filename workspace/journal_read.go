@@ -51,7 +51,7 @@ func (s *Store) Since(cursor int64) (evs []Event, next int64, reset bool, err er
 // events it returns (and, with a Path, of the events it looks at), plus a
 // binary search: never a read of the whole journal.
 func (s *Store) Read(q Query) (Page, error) {
-	h, err := s.jail.OpenRead(s.path(journalFile))
+	h, err := s.jail.OpenAt(s.path(journalFile))
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return Page{Events: []Event{}, Reset: q.Since > 0}, nil
@@ -64,7 +64,7 @@ func (s *Store) Read(q Query) (Page, error) {
 
 // LastSeq is the seq of the newest event in the journal (0 for none).
 func (s *Store) LastSeq() (int64, error) {
-	h, err := s.jail.OpenRead(s.path(journalFile))
+	h, err := s.jail.OpenAt(s.path(journalFile))
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return 0, nil
