@@ -145,7 +145,10 @@ func decodeFast(args []byte, req any) bool {
 			}
 			fv.SetString(s)
 		default:
-			if json.Unmarshal(val, fv.Addr().Interface()) != nil {
+			// Small members (numbers, lists): encoding/json would turn
+			// text that is not UTF-8 in them into U+FFFD; the careful path
+			// refuses it.
+			if off, _ := badText(val); off >= 0 || json.Unmarshal(val, fv.Addr().Interface()) != nil {
 				return false
 			}
 		}

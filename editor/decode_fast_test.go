@@ -60,6 +60,8 @@ func TestDecodeFastAgrees(t *testing.T) {
 		`{"pattern": "x", "include_glob": ["*.go", "a\"b"], "max_matches": 5, "literal": true}`,
 		`{"pattern": "x", "include_glob": "*.go"}`,
 		`{"pattern": "x", "max_matches": 1e400}`,
+		"{\"pattern\": \"x\", \"include_glob\": [\"ok\", \"\xff\"]}",
+		`{"pattern": "x", "include_glob": ["ok", "\ud800"]}`,
 	} {
 		var fast, careful SearchRequest
 		errFast := decodeArgs([]byte(c), &fast)

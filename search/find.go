@@ -197,3 +197,15 @@ func mergeMatches(a, b []Match, limit int) []Match {
 	}
 	return all
 }
+
+// Warm builds what a first find or search of root needs (the tree, git's
+// index, find's prepared candidates), so that the first call finds it
+// ready. A call that arrives meanwhile waits for it on the root's lock
+// rather than doing the same work a second time.
+func (e *Engine) Warm(root string, maxCandidates int) error {
+	s := e.state(root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.candidates(true, maxCandidates)
+	return err
+}

@@ -32,10 +32,13 @@ func benchScale(r *report) {
 		r.na("scale rows", "", "", "function not served")
 		return
 	}
-	// BENCH_SCALE=mib,kept,buffers,http runs some parts only.
+	// BENCH_SCALE=first,mib,kept,buffers,http runs some parts only.
 	want := func(part string) bool {
 		v := os.Getenv("BENCH_SCALE")
 		return v == "" || strings.Contains(","+v+",", ","+part+",")
+	}
+	if want("first") {
+		benchFirst(r)
 	}
 	if want("mib") {
 		benchStdioMiB(r)
@@ -509,4 +512,54 @@ func fieldOf(b []byte, name string) string {
 	}
 	rest := b[i+len(k):]
 	return string(rest[:bytes.IndexByte(rest, '"')])
+}
+
+// benchFirst: the first find, search and git status of a server started
+// one second earlier (its caches cold but for what it warms at start),
+// against fzf, rg and git run once each time, in alternating rounds.
+func benchFirst(r *report) {
+	files := strings.Split(strings.TrimSpace(git("ls-files")), "\n")
+	basename, _ := pickFindQueries(files)
+	pattern := envStr("BENCH_RARE", "NewServeMux")
+	type pair struct{ ed, ref durs }
+	var find, search, status pair
+	for round := 0; round < max(5, *runsF); round++ {
+		s := startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+		time.Sleep(time.Second)
+		_, d := s.tool("editor_find", map[string]any{"query": basename})
+		find.ed = append(find.ed, d)
+		s.close()
+		if have("fzf") {
+			find.ref = append(find.ref, pipeline(*corpus, []string{"git", "ls-files"}, []string{"fzf", "--filter", basename}).dur)
+		}
+		s = startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+		time.Sleep(time.Second)
+		_, d = s.tool("editor_search", map[string]any{"pattern": pattern, "literal": true})
+		search.ed = append(search.ed, d)
+		s.close()
+		if have("rg") {
+			search.ref = append(search.ref, run(*corpus, "rg", append(append([]string{}, rgBase...), "-F", pattern)...).dur)
+		}
+		s = startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+		time.Sleep(time.Second)
+		_, d = s.tool("editor_git_status", map[string]any{})
+		status.ed = append(status.ed, d)
+		s.close()
+		status.ref = append(status.ref, run(*corpus, "git", "status", "--porcelain=v1").dur)
+	}
+	for _, row := range []struct {
+		name, peer string
+		p          pair
+	}{
+		{"first find `" + basename + "`, server started 1 s earlier", "git ls-files | fzf --filter", find},
+		{"first search `" + pattern + "`, server started 1 s earlier", "rg", search},
+		{"first git::status, server started 1 s earlier", "git status", status},
+	} {
+		if len(row.p.ref) == 0 {
+			r.add(row.name, fmtDur(row.p.ed.median()), row.peer+": not installed", "", "≤ 1.0", "")
+			continue
+		}
+		rs, x := ratio(row.p.ed.median(), row.p.ref.median())
+		r.add(row.name, fmtDur(row.p.ed.median()), row.peer+" "+fmtDur(row.p.ref.median()), rs, "≤ 1.0", verdict(x, 1.0))
+	}
 }
