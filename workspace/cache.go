@@ -54,7 +54,9 @@ func (c *recordCache) put(sn *snapshot) {
 }
 
 func (r *Record) clone() *Record {
-	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, RootBy: r.RootBy, RootAt: r.RootAt, Sessions: make(map[string]*Session, len(r.Sessions))}
+	c := *r // every top-level field, those added later included
+	out := &c
+	out.Sessions = make(map[string]*Session, len(r.Sessions))
 	for root, s := range r.Sessions {
 		if s == nil {
 			continue

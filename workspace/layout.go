@@ -96,7 +96,9 @@ func (sn *snapshot) orderOf(root string) map[string]int64 {
 // core is the record as the core file holds it: the sessions without
 // their buffers.
 func core(rec *Record) *Record {
-	out := &Record{Format: recordFormat, ActiveRoot: rec.ActiveRoot, Sessions: make(map[string]*Session, len(rec.Sessions))}
+	c := *rec // every top-level field, those added later included
+	out := &c
+	out.Format, out.Sessions = recordFormat, make(map[string]*Session, len(rec.Sessions))
 	for root, ses := range rec.Sessions {
 		if ses == nil {
 			continue

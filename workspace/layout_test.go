@@ -274,3 +274,20 @@ func TestAssignOrders(t *testing.T) {
 		t.Fatalf("%v", o3)
 	}
 }
+
+// TestRecordKeepsTopLevelFields: every top-level field of the record
+// survives the core file (RootBy, RootAt, and whatever is added later).
+func TestRecordKeepsTopLevelFields(t *testing.T) {
+	s, _ := newTestStore(t)
+	if _, err := s.Update(context.Background(), func(r *Record) (bool, error) {
+		r.ActiveRoot, r.RootBy, r.RootAt = "/w", "agent#1234", 42
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := OpenStore(s.Dir(), nil)
+	defer s2.Close()
+	if r := s2.Load(); r.RootBy != "agent#1234" || r.RootAt != 42 {
+		t.Fatalf("read back %+v", r)
+	}
+}
