@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -32,13 +33,16 @@ func benchScale(r *report) {
 		r.na("scale rows", "", "", "function not served")
 		return
 	}
-	// BENCH_SCALE=first,mib,kept,buffers,http runs some parts only.
+	// BENCH_SCALE=first,exact,mib,kept,buffers,http runs some parts only.
 	want := func(part string) bool {
 		v := os.Getenv("BENCH_SCALE")
 		return v == "" || strings.Contains(","+v+",", ","+part+",")
 	}
 	if want("first") {
 		benchFirst(r)
+	}
+	if want("exact") {
+		benchExact(r)
 	}
 	if want("mib") {
 		benchStdioMiB(r)
@@ -562,4 +566,44 @@ func benchFirst(r *report) {
 		rs, x := ratio(row.p.ed.median(), row.p.ref.median())
 		r.add(row.name, fmtDur(row.p.ed.median()), row.peer+" "+fmtDur(row.p.ref.median()), rs, "≤ 1.0", verdict(x, 1.0))
 	}
+}
+
+// benchExact: find by exact path, for the last tracked file in byte order
+// (past max_find_candidates on a corpus of more than 200,000 files), on a
+// warm server, against fzf given the same query.
+func benchExact(r *report) {
+	files := strings.Split(strings.TrimSpace(git("ls-files")), "\n")
+	slices.Sort(files)
+	q := files[len(files)-1]
+	s := startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+	defer s.close()
+	(&server{cmd: s.cmd}).settle()
+	var ed, fz durs
+	found := true
+	for i := -2; i < max(30, *runsF); i++ {
+		raw, d := s.tool("editor_find", map[string]any{"query": q, "limit": 5})
+		if i >= 0 {
+			ed = append(ed, d)
+		}
+		if !bytes.Contains(raw, []byte(`"matches":[{"path":"`+q+`"`)) {
+			found = false
+		}
+		if have("fzf") && i < *runsF {
+			res := pipeline(*corpus, []string{"git", "ls-files"}, []string{"fzf", "--filter", q})
+			if i >= 0 {
+				fz = append(fz, res.dur)
+			}
+		}
+	}
+	name := fmt.Sprintf("find the exact path `%s` (last of %d files in byte order; warm server, p50)", q, len(files))
+	if !found {
+		r.add(name, fmtDur(ed.median())+" NOT FOUND", "", "", "found, ≤ 0.1", "MISS")
+		return
+	}
+	if len(fz) == 0 {
+		r.add(name, fmtDur(ed.median()), "fzf: not installed", "", "found, ≤ 0.1", "")
+		return
+	}
+	rs, x := ratio(ed.median(), fz.median())
+	r.add(name, fmtDur(ed.median()), "git ls-files | fzf --filter "+fmtDur(fz.median()), rs, "found, ≤ 0.1", verdict(x, 0.1))
 }
