@@ -15,9 +15,9 @@ import (
 // working files, and emit a change event for each one they touch.
 
 type GitCommitRequest struct {
-	Message  string   `json:"message" desc:"The commit message: a one-line summary, optionally a blank line and a body. Trailing spaces and extra blank lines are cleaned up as git does."`
-	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first, like git add -A: modified, deleted and new files (.gitignore respected). false commits only what is already staged. Ignored when paths is given."`
-	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders as they are on disk, new files included (like git commit -- paths); other staged changes stay staged and out of the commit. Root-relative, e.g. [\"src/app.go\", \"docs\"]."`
+	Message  string   `json:"message" desc:"Commit message: a summary line, optionally a blank line and a body."`
+	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default true); false commits what is staged."`
+	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders (like git commit -- paths)."`
 }
 
 type GitCommitResponse struct {
@@ -35,15 +35,13 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit in the repository holding the workspace. By default stages everything first (stage_all: true, like git add -A, .gitignore respected); "+
-			"with paths, commits exactly those files or folders. Author and committer come from git config (user.name/user.email); when they are missing "+
-			"the call fails and says how to set them. Nothing to commit gives committed: false with a summary, not an error. "+
-			`Example: {"message": "Fix the parser's handling of empty input"}.`,
+		"Commit in the repository holding the root: stages every change first (like git add -A) unless stage_all is false; "+
+			"with paths, commits just those. Needs user.name/user.email in git config (the error says how). "+
+			"Nothing to commit gives committed: false, not an error.",
 		destructive, (*Service).GitCommit)
 	define("editor::git::undo-commit",
-		"Undo the last commit like git reset --soft HEAD~1: the branch moves back one commit and its changes stay staged, files untouched. "+
-			"Refuses the repository's first commit and a commit already on the upstream branch (published history). "+
-			"Use it to fix a commit you just made, then commit again.",
+		"Undo the last commit like git reset --soft HEAD~1: its changes stay staged. "+
+			"Refuses the first commit and a commit already on the upstream.",
 		destructive, (*Service).GitUndoCommit)
 }
 
@@ -78,7 +76,13 @@ func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCom
 // journaled, so the watcher does not report them again as external; commit
 // and undo-commit change only .git, which the watcher skips.
 func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root string, r *gitops.Repo) error) error {
-	root, r, err := s.gitRepo()
+	// Always checked: the repository is the one holding the root, so after
+	// another caller's switch a commit would land in another repository.
+	root, err := s.writeRoot(ctx, true)
+	if err != nil {
+		return err
+	}
+	r, err := gitops.Open(s.jail, root)
 	if err != nil {
 		return err
 	}
@@ -133,9 +137,9 @@ func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) 
 }
 
 type GitStashRequest struct {
-	Action           string `json:"action" enum:"push,pop" desc:"push saves the staged and unstaged changes as a new stash (git stash push) and resets the files to HEAD; pop re-applies the newest stash (stash@{0}) and drops it (git stash pop)."`
-	IncludeUntracked bool   `json:"include_untracked,omitempty" default:"false" desc:"push only: stash untracked files too (not ignored ones) and remove them from the worktree, like git stash -u."`
-	Message          string `json:"message,omitempty" desc:"push only: a description shown by git stash list (\"On main: <message>\"); default \"WIP on <branch>: <sha> <subject>\"."`
+	Action           string `json:"action" enum:"push,pop" desc:"push or pop."`
+	IncludeUntracked bool   `json:"include_untracked,omitempty" default:"false" desc:"push: stash untracked files too, like git stash -u."`
+	Message          string `json:"message,omitempty" desc:"push: the stash's description."`
 }
 
 type GitStashResponse struct {
@@ -146,11 +150,9 @@ type GitStashResponse struct {
 
 func init() {
 	define("editor::git::stash",
-		"Set local changes aside and bring them back, in git's own stash format (git stash list/show/pop see editord's stashes and the other way round). "+
-			"push saves staged and unstaged changes (with include_untracked, untracked files too) and resets the files to HEAD; "+
-			"pop re-applies the newest stash and drops it. A pop that would overwrite local changes does nothing and returns ok: false, keeping the stash. "+
-			"Every file it changes is reported in editor::changes. "+
-			`Example: {"action": "push", "message": "half-done refactor"}.`,
+		"push saves staged and unstaged changes and resets the files to HEAD; "+
+			"pop re-applies the newest stash and drops it, in git's own stash format. "+
+			"A pop that would overwrite local changes gives ok: false and keeps the stash.",
 		destructive, (*Service).GitStash)
 }
 
@@ -208,7 +210,7 @@ func (g *gitEventSink) flush() {
 }
 
 type GitSyncRequest struct {
-	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch downloads the remote's commits (git fetch); pull fetches and fast-forwards the current branch to its upstream, updating files (git pull --ff-only; a diverged branch is refused, nothing merged); push sends the current branch to its upstream (or the same name on origin)."`
+	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch, pull (fast-forward only) or push (to the upstream, or the same name on origin)."`
 }
 
 type GitSyncResponse struct {
@@ -221,10 +223,9 @@ type GitSyncResponse struct {
 
 func init() {
 	define("editor::git::sync",
-		"Talk to the branch's remote: fetch, pull (fast-forward only: a diverged branch returns ok: false and nothing is merged; files a pull changes are reported in editor::changes), "+
-			"or push. Works with ssh, https and file:// remotes; credentials come from where git finds them (ssh agent or key, git's credential helper, or the URL). "+
-			"A remote that does not answer within git_timeout_ms (15,000) gives ok: false. Returns ahead/behind afterwards. "+
-			`Example: {"action": "pull"}.`,
+		"fetch, pull (fast-forward only: a diverged branch gives ok: false, nothing merged) or push the current branch. "+
+			"Credentials come from where git finds them (ssh agent, credential helper, URL); "+
+			"a silent remote ends at git_timeout_ms (15 s) with ok: false. Files a pull changes appear in editor::changes.",
 		openWorld, (*Service).GitSync)
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/editord/editord/editor"
 )
 
 // A call stuck where no context reaches (a system call: before the fix, a
@@ -21,7 +23,13 @@ func TestServeStdioEndsDespiteAStuckCall(t *testing.T) {
 			entered := make(chan struct{})
 			stuck := make(chan struct{}) // never closed while serving
 			t.Cleanup(func() { close(stuck) })
-			s := &Server{MCP: server.NewMCPServer("t", "1", server.WithToolCapabilities(false))}
+			base, _ := filepath.EvalSymlinks(t.TempDir())
+			svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: base, StateDir: filepath.Join(base, ".state")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer svc.Close()
+			s := NewServer(svc, "test")
 			s.MCP.AddTool(mcp.NewTool("hang"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				close(entered)
 				<-stuck // ignores ctx, as a blocked system call does
