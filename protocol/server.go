@@ -59,9 +59,9 @@ func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
 // Tool calls run in parallel on a pool of workers. Lines over the request
 // limits (limit.go) are answered with a JSON-RPC error and never reach
-// mcp-go. Nothing written is HTML-escaped (wire.go). Ending (stdin closed,
-// ctx ended) cancels the calls in flight and returns within ShutdownGrace
-// even if one of them is stuck (shutdown.go).
+// mcp-go. Nothing written is HTML-escaped (wire.go). Ending cancels the
+// calls in flight and returns within ShutdownGrace even if one of them is
+// stuck (shutdown.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)

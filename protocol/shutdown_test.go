@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/editord/editord/editor"
 )
@@ -23,13 +23,12 @@ func TestServeStdioEndsDespiteAStuckCall(t *testing.T) {
 			entered := make(chan struct{})
 			stuck := make(chan struct{}) // never closed while serving
 			t.Cleanup(func() { close(stuck) })
-			base, _ := filepath.EvalSymlinks(t.TempDir())
-			svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: base, StateDir: filepath.Join(base, ".state")})
+			svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: t.TempDir(), StateDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer svc.Close()
-			s := NewServer(svc, "test")
+			t.Cleanup(func() { svc.Close() })
+			s := &Server{MCP: server.NewMCPServer("t", "1", server.WithToolCapabilities(false)), svc: svc}
 			s.MCP.AddTool(mcp.NewTool("hang"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				close(entered)
 				<-stuck // ignores ctx, as a blocked system call does
