@@ -16,12 +16,15 @@ const (
 	KindFile    = "file"
 	KindDir     = "dir"
 	KindSymlink = "symlink"
+	// KindOther is anything else: a FIFO, a socket, a device. It is never
+	// opened as a file.
+	KindOther = "other"
 )
 
 // Info describes one path.
 type Info struct {
 	Name    string
-	Kind    string // file, dir, symlink (only from Lstat/ReadDir)
+	Kind    string // file, dir, symlink (only from Lstat/ReadDir), other
 	Size    int64
 	ModTime int64 // Unix seconds
 	ModNano int64 // Unix nanoseconds, for change detection finer than mtime
@@ -36,8 +39,10 @@ func infoOf(fi fs.FileInfo) Info {
 		in.Kind = KindSymlink
 	case fi.IsDir():
 		in.Kind = KindDir
-	default:
+	case fi.Mode().IsRegular():
 		in.Kind = KindFile
+	default:
+		in.Kind = KindOther
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		in.Ino = st.Ino
