@@ -94,4 +94,5 @@ func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
 		s.warn(fmt.Sprintf("change journal: %v", err))
 	}
+	s.settleDrafts(ctx, evs)
 }

@@ -109,6 +109,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 	}
 	n := 0
 	rec, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
+		s.store.MoveDrafts(r.Session(root), root, from.stored, to.stored)
 		n = r.Session(root).Move(from.stored, to.stored)
 		return n > 0, nil
 	})

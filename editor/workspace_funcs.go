@@ -14,6 +14,7 @@ type WorkspaceView struct {
 	Root     string             `json:"root" desc:"Absolute path of the workspace root."`
 	Buffers  []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened."`
 	Expanded []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative."`
+	Focus    *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
 }
 
 type WorkspaceOpenRequest struct {
@@ -58,7 +59,7 @@ func init() {
 
 func (s *Service) view(rec *workspace.Record, root string) *WorkspaceView {
 	ses := rec.Session(root)
-	return &WorkspaceView{Root: root, Buffers: ses.Buffers, Expanded: ses.Expanded}
+	return &WorkspaceView{Root: root, Buffers: ses.Buffers, Expanded: ses.Expanded, Focus: ses.Focus}
 }
 
 func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) (*WorkspaceView, error) {
@@ -147,6 +148,9 @@ func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*
 // buffer already recorded as it is costs a stat of the record, no lock.
 func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer) error {
 	for _, have := range s.store.Load().Session(root).Buffers {
+		if have.Path == b.Path {
+			b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+		}
 		if have == b {
 			return nil
 		}

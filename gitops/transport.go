@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -237,16 +238,20 @@ func redactURL(u string) string {
 	return p.String()
 }
 
-// sshDeadline bounds an ssh connection by the call's deadline. go-git's
+// sshDeadline bounds an ssh connection by the call's deadline and ends it
+// when the call's context is cancelled (a client gone, SIGTERM). go-git's
 // ssh transport gives the handshake no deadline and does not watch the
 // context once connected, so a server that accepts and never speaks would
-// hold a sync far past git_timeout_ms. What go-git does take is a proxy
-// dialer per call: ssh connections go through one that dials as go-git
-// would (honouring ALL_PROXY) and sets the deadline on the connection.
-func sshDeadline(ctx context.Context, ep *transport.Endpoint) transport.ProxyOptions {
+// hold a sync far past git_timeout_ms, and past the end of the server. What
+// go-git does take is a proxy dialer per call: ssh connections go through
+// one that dials as go-git would (honouring ALL_PROXY), sets the deadline
+// on the connection and closes it when the call's context ends. The
+// context is found through the URL (contexts cannot travel in one); call
+// the returned function when the call is over.
+func sshDeadline(ctx context.Context, ep *transport.Endpoint) (transport.ProxyOptions, func()) {
 	deadline, ok := ctx.Deadline()
 	if ep.Protocol != "ssh" || !ok {
-		return transport.ProxyOptions{}
+		return transport.ProxyOptions{}, func() {}
 	}
 	registerDeadlineDialer.Do(func() {
 		proxy.RegisterDialerType(deadlineScheme, func(u *url.URL, _ proxy.Dialer) (proxy.Dialer, error) {
@@ -254,17 +259,31 @@ func sshDeadline(ctx context.Context, ep *transport.Endpoint) transport.ProxyOpt
 			if err != nil {
 				return nil, fmt.Errorf("deadline dialer: %w", err)
 			}
-			return deadlineDialer{until: time.Unix(0, ns)}, nil
+			d := deadlineDialer{until: time.Unix(0, ns), ctx: context.Background()}
+			if c, ok := sshCalls.Load(u.Query().Get("call")); ok {
+				d.ctx = c.(context.Context)
+			}
+			return d, nil
 		})
 	})
-	return transport.ProxyOptions{URL: deadlineScheme + "://deadline/?until=" + strconv.FormatInt(deadline.UnixNano(), 10)}
+	id := strconv.FormatUint(sshCallSeq.Add(1), 10)
+	sshCalls.Store(id, ctx)
+	return transport.ProxyOptions{URL: deadlineScheme + "://deadline/?until=" + strconv.FormatInt(deadline.UnixNano(), 10) + "&call=" + id},
+		func() { sshCalls.Delete(id) }
 }
 
 const deadlineScheme = "editord-deadline"
 
-var registerDeadlineDialer sync.Once
+var (
+	registerDeadlineDialer sync.Once
+	sshCalls               sync.Map // call id -> its context
+	sshCallSeq             atomic.Uint64
+)
 
-type deadlineDialer struct{ until time.Time }
+type deadlineDialer struct {
+	until time.Time
+	ctx   context.Context // the call's
+}
 
 func (d deadlineDialer) Dial(network, addr string) (net.Conn, error) {
 	return d.DialContext(context.Background(), network, addr)
@@ -273,6 +292,8 @@ func (d deadlineDialer) Dial(network, addr string) (net.Conn, error) {
 func (d deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithDeadline(ctx, d.until)
 	defer cancel()
+	stop := context.AfterFunc(d.ctx, cancel)
+	defer stop()
 	c, err := proxy.Dial(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -281,5 +302,6 @@ func (d deadlineDialer) DialContext(ctx context.Context, network, addr string) (
 		c.Close()
 		return nil, err
 	}
+	context.AfterFunc(d.ctx, func() { c.Close() })
 	return c, nil
 }

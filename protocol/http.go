@@ -41,12 +41,13 @@ const (
 
 // HTTPHandler serves MCP Streamable HTTP at /mcp for many clients at once,
 // behind an Origin check (browsers on other sites must not drive a local
-// server) and a bearer token.
+// server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
-	return mux
+	mux.Handle("/", pageHandler())
+	return secureHeaders(mux)
 }
 
 // trackPosts tells the hub when a session's POSTs begin and end (see
@@ -70,9 +71,9 @@ func guard(next http.Handler, token string) http.Handler {
 		// A refused request does not keep its connection: a client that
 		// is not allowed in gets no kept-alive socket to hold (300 of
 		// them were still open 45 s after their 401).
-		if o := r.Header.Get("Origin"); o != "" && !localOrigin(o) {
+		if o := r.Header.Get("Origin"); o != "" && (!localOrigin(o) || !sameOrigin(o, r)) {
 			w.Header().Set("Connection", "close")
-			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a local page", o), http.StatusForbidden)
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not this server's own page", o), http.StatusForbidden)
 			return
 		}
 		got := []byte(r.Header.Get("Authorization"))

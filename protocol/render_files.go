@@ -298,8 +298,11 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 	if len(v.Expanded) > 0 {
 		r.line("expanded: " + strings.Join(v.Expanded, ", "))
 	}
+	if v.Focus != nil {
+		r.line(focusLine(v.Focus))
+	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded")
+	renderFields(r, v, "root", "buffers", "expanded", "focus")
 	return true
 }
 
@@ -311,7 +314,11 @@ func renderTabs(r *rend, bufs []workspace.Buffer) bool {
 	}
 	r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
 	for i, b := range bufs {
-		if !r.linef("  %s  %s", b.Path, b.Version) {
+		line := fmt.Sprintf("  %s  %s", b.Path, b.Version)
+		if b.Dirty {
+			line += "  (unsaved edits in an editor, over " + b.DraftBase + ")"
+		}
+		if !r.line(line) {
 			r.note("… %d more buffers not shown (the %d KiB text budget); the structured content lists them all", len(bufs)-i, textBudget>>10)
 			return false
 		}

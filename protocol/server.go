@@ -59,16 +59,20 @@ func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
 // Tool calls run in parallel on a pool of workers. Lines over the request
 // limits (limit.go) are answered with a JSON-RPC error and never reach
-// mcp-go. Nothing written is HTML-escaped (wire.go).
+// mcp-go. Nothing written is HTML-escaped (wire.go). Ending cancels the
+// calls in flight and returns within ShutdownGrace even if one of them is
+// stuck (shutdown.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
 	lim := LimitsFor(s.svc.Config())
 	w := &lockedWriter{w: unescapeHTML(out)}
-	lines := NewLineReader(in, lim, func(id json.RawMessage, msg string) {
-		w.Write(errorLine(id, msg, lim))
+	return endPromptly(ctx, in, func(in io.Reader) error {
+		lines := NewLineReader(in, lim, func(id json.RawMessage, msg string) {
+			w.Write(errorLine(id, msg, lim))
+		})
+		return std.Listen(ctx, lines, w)
 	})
-	return std.Listen(ctx, lines, w)
 }
 
 // lockedWriter makes each Write whole with respect to the others: mcp-go

@@ -48,10 +48,15 @@ func (r *Record) clone() *Record {
 		if s == nil {
 			continue
 		}
-		out.Sessions[root] = &Session{
+		c := &Session{
 			Buffers:  append([]Buffer{}, s.Buffers...),
 			Expanded: append([]string{}, s.Expanded...),
 		}
+		if s.Focus != nil {
+			f := *s.Focus
+			c.Focus = &f
+		}
+		out.Sessions[root] = c
 	}
 	return out
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/editord/editord/editor"
 	"github.com/editord/editord/protocol"
@@ -39,6 +41,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
 	token := fs.String("token", "", "bearer token for --http (default: generated into the state dir)")
 	allowRemote := fs.Bool("allow-remote", false, "let --http listen on a non-loopback address")
+	openPage := fs.Bool("open", false, "with --http, open the editor page in the system browser")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return fail(stderr, err)
 	}
@@ -72,7 +75,14 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	err = protocol.ServeHTTP(ctx, srv, protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}, func(addr string) {
-		fmt.Fprintf(stderr, "editord: serving MCP at http://%s/mcp (bearer token: %s)\n", addr, where)
+		page := protocol.PageURL(addr, tok)
+		fmt.Fprintf(stderr, "editor: %s\n", page)
+		fmt.Fprintf(stderr, "editord: serving MCP at %s with header \"Authorization: Bearer %s\" (token: %s)\n", protocol.MCPURL(addr), tok, where)
+		if *openPage {
+			if err := shell.OpenBrowser(page); err != nil {
+				fmt.Fprintf(stderr, "editord: could not open a browser (%v); open the editor link above yourself\n", err)
+			}
+		}
 	})
 	if err != nil {
 		return fail(stderr, err)
@@ -129,7 +139,9 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		caller.SawRoot(dir)
 	}
-	resp, err := f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
+	resp, err := callUntilSignal(ctx, func() (any, error) {
+		return f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
+	})
 	if err != nil {
 		e := protocol.AsError(err)
 		if *asText {
@@ -146,6 +158,35 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	printJSON(stdout, resp)
 	return 0
+}
+
+// callUntilSignal runs call; on SIGINT or SIGTERM (ctx ends) the call's
+// context is cancelled and it has protocol.ShutdownGrace to return, after
+// which the command gives it up, so a call stuck where no context reaches
+// cannot keep the process from ending.
+func callUntilSignal(ctx context.Context, call func() (any, error)) (any, error) {
+	type result struct {
+		resp any
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := call()
+		done <- result{resp, err}
+	}()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(protocol.ShutdownGrace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-t.C:
+		return nil, shell.Errorf(shell.CodeTimeout, "", "interrupted: the call did not end within %s of the signal and was abandoned", protocol.ShutdownGrace)
+	}
 }
 
 // lookupTool accepts a wire name (editor_open) where a function id is wanted.
