@@ -11,6 +11,7 @@ import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
 import { fromDisk, toDisk, version } from "./text";
 import { clearDraft } from "./drafts";
+import { refreshHunks } from "./git";
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -81,7 +82,8 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     language: lang,
     hooks: { save: () => void save(app, tab) },
   });
-  m.changed("tabs", "editor", "banner");
+  m.changed("tabs", "editor", "banner", "cursor");
+  void refreshHunks(app, tab);
 }
 
 /** Saves the tab's text over the version its edits were made over. */

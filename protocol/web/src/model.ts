@@ -6,8 +6,9 @@
 // tab last looked, and the notices a person has to act on.
 
 import type { EditorState, Text } from "@codemirror/state";
-import type { LinkState } from "./mcp";
+import type { ChangeEvent, LinkState } from "./mcp";
 import type { EOL } from "./text";
+import type { GitStatus } from "./git";
 
 export interface BufferRec {
   path: string;
@@ -87,7 +88,9 @@ export class Tab {
   }
 }
 
-export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog";
+export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog" | "side" | "cursor" | "git" | "activity";
+
+export type SideView = "files" | "search" | "git" | "activity";
 
 export interface Status {
   link: LinkState;
@@ -104,6 +107,15 @@ export class Model {
   /** Listed folders: "" is the root. */
   children = new Map<string, Entry[]>();
   selected: string | null = null;
+  side: SideView = "files";
+  /** The repository's status; null outside one (gitError says why). */
+  git: GitStatus | null = null;
+  gitError: string | null = null;
+  /** The git action running now, and the last one's outcome. */
+  gitBusy: string | null = null;
+  gitSummary: { text: string; error: boolean } | null = null;
+  /** The change journal, newest first, as far back as this page has seen. */
+  activity: ChangeEvent[] = [];
   status: Status = { link: "connecting" };
   /** Files larger than this open read-only (learned from truncated opens). */
   private listeners = new Map<Aspect, Set<() => void>>();
