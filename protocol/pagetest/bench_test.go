@@ -89,7 +89,7 @@ func BenchmarkPageLoad20Tabs(b *testing.B) {
 	}
 	e.reload()
 	var tabs int
-	e.js(`document.querySelectorAll("[role=tab]").length`, &tabs)
+	e.js(`document.querySelectorAll(".tabs [role=tab]").length`, &tabs)
 	if tabs != 20 {
 		b.Fatalf("%d tabs restored, want 20", tabs)
 	}

@@ -105,9 +105,10 @@ func (s *syncBuf) String() string {
 }
 
 type opts struct {
-	rootName string // the workspace folder's name (default ws)
-	config   string // TOML for --config
-	noToken  bool   // open the page without the token
+	rootName string            // the workspace folder's name (default ws)
+	config   string            // TOML for --config
+	noToken  bool              // open the page without the token
+	setup    func(root string) // runs before the server starts
 }
 
 // newEnv writes files into a fresh workspace, serves it, and opens the page.
@@ -124,6 +125,9 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 		e.write(p, c)
 	}
 	os.MkdirAll(e.root, 0o755)
+	if o.setup != nil {
+		o.setup(e.root)
+	}
 	if o.config != "" {
 		e.config = filepath.Join(base, "config.toml")
 		os.WriteFile(e.config, []byte(o.config), 0o644)
@@ -687,3 +691,20 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 
 // awaitPromise makes an Evaluate wait for the promise its expression returns.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// clickAt clicks the middle of the first element a CSS selector matches
+// (for lists whose items' accessible names are their whole text).
+func (e *env) clickAt(selector string) {
+	e.t.Helper()
+	e.waitJS(fmt.Sprintf(`document.querySelector(%q)`, selector), selector)
+	var at []float64
+	e.js(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.scrollIntoView({block: "nearest"}); const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2] })()`, selector), &at)
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
+			if err := input.DispatchMouseEvent(typ, at[0], at[1]).WithButton(input.Left).WithClickCount(1).Do(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
