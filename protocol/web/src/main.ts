@@ -73,9 +73,9 @@ function start(): void {
       addActivity(app, ev);
       refreshGitSoon(app);
       void changed(app, ev)
-        .then(() => {
+        .then((moved) => {
           const tab = model.tabs.get(ev.path);
-          if (tab?.loaded) return refreshHunks(app, tab);
+          if (moved && tab?.loaded) return refreshHunks(app, tab);
         })
         .catch((e) => model.say(String(e.message ?? e)));
     },

@@ -57,8 +57,9 @@ export class Tab {
   closedElsewhere = false;
   /** This page keeps a draft of the tab in the record. */
   heldDraft = false;
-  /** While a save is in flight, the version of what it sends. */
-  saving = "";
+  /** A save is in flight; change events for the file wait for its answer. */
+  saving = false;
+  heldEvents: ChangeEvent[] = [];
 
   private memo: { doc: Text | null; disk: Text | null; dirty: boolean } = { doc: null, disk: null, dirty: false };
 
@@ -96,6 +97,8 @@ export interface Status {
   link: LinkState;
   detail?: string;
   message?: string;
+  /** Counts messages, so the same words said twice are shown twice. */
+  said?: number;
 }
 
 export class Model {
@@ -150,7 +153,7 @@ export class Model {
   }
 
   say(message: string): void {
-    this.status = { ...this.status, message };
+    this.status = { ...this.status, message, said: (this.status.said ?? 0) + 1 };
     this.changed("status");
   }
 }

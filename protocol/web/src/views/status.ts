@@ -15,7 +15,7 @@ export function statusView(parent: HTMLElement, app: App): void {
   const file = h("span", { class: "file" });
   const link = h("span", { class: "link" });
   parent.append(h("footer", { class: "status" }, root, branch, msg, cursor, file, link));
-  let shown = "";
+  let shown = -1;
   function renderCursor(): void {
     const st = m.activeTab?.state;
     if (!st) {
@@ -35,9 +35,9 @@ export function statusView(parent: HTMLElement, app: App): void {
     link.textContent = linkText[m.status.link];
     link.className = `link ${m.status.link}`;
     link.title = m.status.detail ?? "";
-    if (m.status.message !== undefined && m.status.message !== shown) {
-      shown = m.status.message;
-      msg.textContent = shown;
+    if (m.status.message !== undefined && m.status.said !== shown) {
+      shown = m.status.said ?? 0;
+      msg.textContent = m.status.message;
     }
   }
   m.on("status", render);
