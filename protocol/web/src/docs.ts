@@ -258,6 +258,7 @@ export async function takeTheirs(app: App, tab: Tab): Promise<void> {
   tab.over = tab.disk.version;
   tab.remote = null;
   app.model.changed("tabs", "banner");
+  void refreshHunks(app, tab);
   await clearDraft(app, tab);
 }
 
@@ -267,6 +268,7 @@ export function keepMine(app: App, tab: Tab): void {
   if (tab.disk) tab.over = tab.disk.version;
   tab.remote = null;
   app.model.changed("tabs", "banner");
+  void refreshHunks(app, tab);
 }
 
 /** The merge view's result: the merged text becomes the tab's and is

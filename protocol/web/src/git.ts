@@ -48,6 +48,12 @@ export async function refreshGit(app: App): Promise<void> {
 /** Puts the tab's git hunks (index → disk) into its gutter. */
 export async function refreshHunks(app: App, tab: Tab): Promise<void> {
   if (!tab.state || tab.readOnly || app.model.gitError === "not_a_repository") return;
+  if (tab.remote) {
+    // The disk moved under unsaved edits: its hunks describe a text the
+    // tab does not show.
+    app.editor.apply(tab, { effects: setHunks.of([]) });
+    return;
+  }
   try {
     const r = await app.link.call<{ hunks: Hunk[]; untracked: boolean }>("editor_git_hunks", { path: tab.path, against: "worktree", context_lines: 0 });
     app.editor.apply(tab, { effects: setHunks.of(r.untracked ? [] : r.hunks) });
