@@ -246,3 +246,25 @@ func TestActivityShowsAgentSaves(t *testing.T) {
 	e.clickAt(".change")
 	e.waitJS(`document.querySelector("[role=dialog] pre.patch")?.textContent.includes("+two")`, "the change's patch")
 }
+
+// ? lists the keyboard shortcuts; the status bar follows the cursor.
+func TestHelpAndStatusBar(t *testing.T) {
+	e := newEnv(t, map[string]string{"s.txt": "one\r\ntwo\r\n"}, opts{})
+	e.click("treeitem", "s.txt")
+	e.waitEditor("two", "s.txt")
+	e.focusEditor()
+	e.key(kb.ArrowDown)
+	e.key(kb.End)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === "Ln 2, Col 4"`, "the cursor in the status bar")
+	var file string
+	e.js(`document.querySelector(".status .file").textContent`, &file)
+	if file != "CRLF · plaintext" {
+		t.Fatalf("status bar file part: %q", file)
+	}
+	e.click("treeitem", "s.txt") // the focus leaves the editor
+	e.typeText("?")
+	e.node("dialog", "Keyboard shortcuts")
+	if got := e.text("dialog", "Keyboard shortcuts"); !strings.Contains(got, "Go to file") || !strings.Contains(got, "Search across files") {
+		t.Fatalf("shortcuts: %q", got)
+	}
+}
