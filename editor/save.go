@@ -64,14 +64,16 @@ func saveLockName(abs string) string {
 // path, so that saves naming one file differently (through a symlink to it,
 // or through a symlinked folder) still exclude each other; a missing file is
 // keyed by its real folder and its name, which is what its real path will be.
-func (s *Service) saveLock(l loc) string {
-	key := l.abs
+func (s *Service) saveLock(l loc) string { return saveLockName(s.realTarget(l)) }
+
+// realTarget is the real path l's file has or will have.
+func (s *Service) realTarget(l loc) string {
 	if p, err := s.jail.Realpath(l.abs); err == nil {
-		key = p
+		return p
 	} else if d, err := s.jail.Realpath(filepath.Dir(l.abs)); err == nil {
-		key = filepath.Join(d, filepath.Base(l.abs))
+		return filepath.Join(d, filepath.Base(l.abs))
 	}
-	return saveLockName(key)
+	return l.abs
 }
 
 // folderLockWait bounds the wait for a folder's save lock, as
@@ -98,14 +100,12 @@ const folderLockWait = 10 * time.Second
 // Lock order (writing.go): writes, the state dir's save lock, the folder,
 // then the record.
 func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error) {
-	unlockState, err := s.store.Lock(ctx, s.saveLock(l))
+	real := s.realTarget(l)
+	unlockState, err := s.store.Lock(ctx, saveLockName(real))
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(l.abs)
-	if p, err := s.jail.Realpath(l.abs); err == nil {
-		dir = filepath.Dir(p)
-	}
+	dir := filepath.Dir(real)
 	wctx, cancel := context.WithTimeout(ctx, folderLockWait)
 	defer cancel()
 	for {

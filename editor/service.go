@@ -58,9 +58,13 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if len(roots) == 0 {
 		roots = []string{start}
 	}
+	deny := cfg.Jail.Deny
+	if !cfg.Jail.AllowGitConfig {
+		deny = append(append([]string{}, deny...), gitConfigDeny...)
+	}
 	jail, err := shell.Open(shell.Config{
 		Roots:         roots,
-		Deny:          cfg.Jail.Deny,
+		Deny:          deny,
 		MaxReadBytes:  cfg.Jail.MaxReadBytes,
 		MaxWriteBytes: cfg.Jail.MaxWriteBytes,
 		Noise:         cfg.Walk.Noise,
@@ -71,6 +75,10 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if !jail.Contains(start) {
 		jail.Close()
 		return nil, fmt.Errorf("--root %s is outside the configured jail (%s)", start, strings.Join(jail.Roots(), ", "))
+	}
+	if err := checkNotGitDir(jail, start); err != nil {
+		jail.Close()
+		return nil, fmt.Errorf("--root: %s", shell.AsError(err, start).Message)
 	}
 	stateDir := opt.StateDir
 	if stateDir == "" {
@@ -93,6 +101,47 @@ func New(cfg Config, opt Options) (*Service, error) {
 		opt.Warn(fmt.Sprintf("could not record the active root: %v", err))
 	}
 	return s, nil
+}
+
+// gitConfigDeny are the deny globs added unless jail.allow_git_config: a
+// repository's config (remote URLs can carry tokens) is never returned.
+// git functions read it through gitops, which the deny globs do not bind
+// inside .git.
+var gitConfigDeny = []string{"**/.git/config", "**/.git/modules/**/config"}
+
+// checkNotGitDir refuses a workspace root that is a git dir or inside one:
+// a .git folder (or anything beneath it), or a bare repository or
+// separate git dir (a folder holding HEAD, objects/ and refs/), looked for
+// from root up to its jail root. Such a root would hand git's own files to
+// every surface as ordinary text to edit.
+func checkNotGitDir(j *shell.Jail, root string) error {
+	top := ""
+	for _, r := range j.Roots() {
+		if (root == r || strings.HasPrefix(root, r+"/") || r == "/") && len(r) > len(top) {
+			top = r
+		}
+	}
+	for d := root; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == ".git" || isGitDir(j, d) {
+			return shell.Errorf(shell.CodeDenied, root,
+				"%s is inside the git dir %s; a workspace root must be a working folder (git's own files change only through editor::git::* functions): open the folder that holds the repository instead", root, d)
+		}
+		if d == top || filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// isGitDir reports whether d holds a git dir's HEAD file, objects/ and
+// refs/ folders.
+func isGitDir(j *shell.Jail, d string) bool {
+	for name, kind := range map[string]string{"HEAD": shell.KindFile, "objects": shell.KindDir, "refs": shell.KindDir} {
+		in, err := j.Stat(filepath.Join(d, name))
+		if err != nil || in.Kind != kind {
+			return false
+		}
+	}
+	return true
 }
 
 // DefaultStateDir is where a project's record lives when no --state-dir is

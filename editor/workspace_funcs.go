@@ -84,6 +84,12 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNotGitDir(s.jail, l.abs); err != nil {
+		return nil, err
+	}
+	if err := checkNotGitDir(s.jail, root); err != nil {
+		return nil, err
+	}
 	rec, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		_, existed := r.Sessions[root]
 		r.Session(root)

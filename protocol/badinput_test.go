@@ -340,6 +340,9 @@ func TestBadInputOverStdio(t *testing.T) {
 		// Escaping makes it six times longer, but what it decodes to fits:
 		// served (json.Marshal writes "<" as \u003c).
 		{"1 MB of escaped content", biCall(36, "editor_save", map[string]any{"path": "lt.txt", "content": strings.Repeat("<", 1_000_000)}), biExpect{ok: true, id: 36}},
+		// Not UTF-8: refused, never saved as U+FFFD (issue 15 item 8).
+		{"invalid UTF-8 in content", []byte("{\"jsonrpc\":\"2.0\",\"id\":37,\"method\":\"tools/call\",\"params\":{\"name\":\"editor_save\",\"arguments\":{\"path\":\"u.txt\",\"content\":\"ab\xffcd\"}}}"), biExpect{isError: true, mentions: `field "content" holds invalid UTF-8`}},
+		{"a lone surrogate in a path", []byte(`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":{"name":"editor_save","arguments":{"path":"u\ud800.txt","content":"x"}}}`), biExpect{isError: true, mentions: `field "path"`}},
 		{"a 1 MB path", biCall(32, "editor_open", map[string]any{"path": big[:1<<20]}), biExpect{isError: true, mentions: "too long"}},
 		{"nested 100,000 levels", []byte(`{"jsonrpc":"2.0","id":33,"method":"tools/call","params":{"name":"editor_open","arguments":{"path":` + nested(100_000, `"a.txt"`) + `}}}`), biExpect{rpcError: true, mentions: "parse"}},
 		{"nested 5,000 levels", []byte(`{"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"editor_open","arguments":{"path":` + nested(5_000, `"a.txt"`) + `}}}`), biExpect{isError: true, mentions: "path"}},
@@ -365,6 +368,9 @@ func TestBadInputOverStdio(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.root, "big.txt")); err == nil {
 		t.Error("the 50 MB save wrote a file")
+	}
+	if ents, _ := os.ReadDir(s.root); len(ents) > 3 {
+		t.Errorf("refused calls wrote files: %v", ents)
 	}
 	// Closing stdin ends the server cleanly.
 	s.stdin.Close()
