@@ -81,6 +81,7 @@ type env struct {
 	addr   string // 127.0.0.1:PORT, kept across a server restart
 	token  string
 	server *exec.Cmd
+	srvEnd chan struct{} // closed once the server process has been waited for
 	srvLog *syncBuf
 	ctx    context.Context // the page's tab
 	cancel context.CancelFunc
@@ -165,6 +166,7 @@ func (e *env) startServer() {
 	}
 	e.server = cmd
 	done := make(chan struct{})
+	e.srvEnd = done
 	e.t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -198,7 +200,7 @@ func (e *env) startServer() {
 // stopServer ends the HTTP server (a restart follows with startServer).
 func (e *env) stopServer() {
 	e.server.Process.Signal(syscall.SIGTERM)
-	e.server.Wait()
+	<-e.srvEnd
 }
 
 func browserFlags(userData string) []chromedp.ExecAllocatorOption {
@@ -308,7 +310,7 @@ func (e *env) js(expr string, out any) {
 // page navigates or reloads (no execution context yet) are retried.
 func (e *env) waitJS(expr, what string) {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	var last error
 	for {
 		var ok bool
@@ -328,7 +330,7 @@ func (e *env) waitJS(expr, what string) {
 // node finds the element with an accessible role and name, waiting for it.
 func (e *env) node(role, name string) cdp.BackendNodeID {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if id, ok := e.find(role, name); ok {
 			return id
@@ -374,7 +376,7 @@ func (e *env) findAll(role, name string) []cdp.BackendNodeID {
 // gone waits until no element has that role and name.
 func (e *env) gone(role, name string) {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if _, ok := e.find(role, name); !ok {
 			return
@@ -592,7 +594,7 @@ func (e *env) read(p string) string {
 // waitFile waits until a file holds exactly want.
 func (e *env) waitFile(p, want string) {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		b, _ := os.ReadFile(e.abs(p))
 		if string(b) == want {
@@ -680,7 +682,7 @@ func (a *agent) bufferPaths() []string {
 // waitFor polls cond until it holds.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -708,3 +710,7 @@ func (e *env) clickAt(selector string) {
 		return nil
 	}))
 }
+
+// patience is how long a wait for the page lasts: long, because CI runs
+// the browser beside every other package's tests on few cores.
+const patience = 45 * time.Second

@@ -103,6 +103,7 @@ func TestTwoPagesSeeEachOther(t *testing.T) {
 	p2.click("tab", "a.txt")
 	p2.waitEditor("one shared", "page 1's save in page 2")
 	p2.click("treeitem", "b.txt")
+	p2.node("tab", "b.txt")
 	e.node("tab", "b.txt")
 }
 
