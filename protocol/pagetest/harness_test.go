@@ -223,7 +223,22 @@ func browserFlags(userData string) []chromedp.ExecAllocatorOption {
 
 func (e *env) openBrowser() {
 	e.t.Helper()
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(e.t.TempDir())...)
+	// A fresh profile, removed by us: chromium's helper processes may still
+	// be writing into it for a moment after it exits, which t.TempDir's
+	// cleanup would report as a failure.
+	profile, err := os.MkdirTemp("", "editord-chromium-")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(profile)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	e.ctx = ctx
 	e.cancel = func() { cancel(); acancel() }
