@@ -56,6 +56,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	warn := srv.Warn
 	warnClients.Store(&warn)
 	go srv.Deliver(ctx)
+	// Warm the caches of the first calls (find, search, git status) while
+	// the client starts up.
+	go svc.Warm(ctx)
 	// Every serving process stands for the watcher election; the one that
 	// wins reports writes made by other programs. It must stop before the
 	// service closes.
