@@ -103,6 +103,9 @@ func (s *Service) gitPath(root string, r *gitops.Repo, p, field string) (loc, st
 	if err != nil {
 		return loc{}, "", err
 	}
+	if err := s.checkSlash(l); err != nil {
+		return loc{}, "", err
+	}
 	if !s.jail.Contains(l.abs) {
 		return loc{}, "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
 	}

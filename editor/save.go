@@ -152,6 +152,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if err != nil {
 		return nil, err
 	}
+	if err := fileOnly(l); err != nil {
+		return nil, err
+	}
 	content := []byte(req.Content)
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))

@@ -78,6 +78,34 @@ func (g *gitConfig) get(section, subsection, key string) (string, bool) {
 	return "", false
 }
 
+// all returns every value of a multi-valued key, lowest layer first, in
+// file order (safe.directory and the like).
+func (g *gitConfig) all(section, subsection, key string) []string {
+	var out []string
+	for _, c := range g.layers {
+		for _, s := range c.Sections {
+			if !s.IsName(section) {
+				continue
+			}
+			opts := s.Options
+			if subsection != "" {
+				opts = nil
+				for _, ss := range s.Subsections {
+					if ss.IsName(subsection) {
+						opts = append(opts, ss.Options...)
+					}
+				}
+			}
+			for _, o := range opts {
+				if o.IsKey(key) {
+					out = append(out, o.Value)
+				}
+			}
+		}
+	}
+	return out
+}
+
 func (g *gitConfig) str(section, subsection, key string) string {
 	v, _ := g.get(section, subsection, key)
 	return v
