@@ -631,7 +631,7 @@ func benchCapped(r *report) {
 	for i := -1; i < max(5, *runsF); i++ {
 		var d time.Duration
 		raw, d = s.tool("editor_search", map[string]any{"pattern": pattern, "literal": true, "max_matches": n})
-		res := pipeline(*corpus, append([]string{"rg"}, rgArgs...), []string{"head", "-n", strconv.Itoa(n)})
+		res := headPipe(*corpus, rgArgs, n)
 		if i >= 0 {
 			ed, rg = append(ed, d), append(rg, res.dur)
 		}
@@ -687,4 +687,15 @@ func benchCapped(r *report) {
 	}
 	r.add(fmt.Sprintf("search `%s` capped at %d hits (warm server, p50; %s of %d)", pattern, n, v, len(hits)), fmtDur(ed.median()),
 		fmt.Sprintf("rg | head -n %d %s", n, fmtDur(rg.median())), rs, "≤ 1.0, same hits", verd)
+}
+
+// headPipe runs rg args | head -n n through a shell, so that rg ends on
+// SIGPIPE when head has its lines (pipeline's in-process pipe would keep
+// rg blocked).
+func headPipe(dir string, args []string, n int) runResult {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return run(dir, "sh", "-c", "rg "+strings.Join(q, " ")+" | head -n "+strconv.Itoa(n))
 }
