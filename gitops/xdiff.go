@@ -1,0 +1,685 @@
+package gitops
+
+// A line diff that chooses the same lines git's xdiff chooses (Myers'
+// O(ND) algorithm with git's preparation and heuristics), so that merges,
+// blame and --numstat agree with git line for line, not only in size:
+//
+//   - lines are records ending in "\n" (the last one may not), compared
+//     byte for byte;
+//   - common leading and trailing lines are set aside first; then lines
+//     with no match on the other side are marked changed before the search,
+//     and so are lines matching many times when they sit among such lines
+//     (git's xdl_cleanup_records), which shapes which of several equally
+//     short scripts is found;
+//   - the search splits the box at the middle snake, with git's cost cut-offs
+//     for large inputs;
+//   - changed groups are then slid as git slides them (to line up with the
+//     other side's changes, or by the indent heuristic when asked).
+
+type xfile struct {
+	recs    [][]byte
+	ha      []int  // equivalence class of each record
+	chg     []bool // changed marks, offset by one: chg[i+1] is record i
+	rindex  []int  // records taking part in the search
+	rha     []int  // their classes
+	dstart  int
+	dend    int
+	nrec    int
+	classes int
+}
+
+func (f *xfile) changed(i int) bool { return f.chg[i+1] }
+func (f *xfile) mark(i int, v bool) { f.chg[i+1] = v }
+
+// xchange is one hunk of a script: chg1 records of file 1 at i1 replaced
+// by chg2 records of file 2 at i2.
+type xchange struct{ i1, i2, chg1, chg2 int }
+
+// splitRecords cuts data into lines, each keeping its "\n".
+func splitRecords(data []byte) [][]byte {
+	var out [][]byte
+	for len(data) > 0 {
+		i := indexByte(data, '\n')
+		if i < 0 {
+			out = append(out, data)
+			break
+		}
+		out = append(out, data[:i+1])
+		data = data[i+1:]
+	}
+	return out
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// bogosqrt is git's rough square root: 2^ceil(bits/2).
+func bogosqrt(n int) int {
+	i := 1
+	for ; n > 0; n >>= 2 {
+		i <<= 1
+	}
+	return i
+}
+
+// xprepare classifies both files' records and sets aside what the search
+// need not see.
+func xprepare(a, b [][]byte) (*xfile, *xfile) {
+	classes := map[string]int{}
+	mk := func(recs [][]byte) *xfile {
+		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int, len(recs)), chg: make([]bool, len(recs)+2)}
+		for i, r := range recs {
+			c, ok := classes[string(r)]
+			if !ok {
+				c = len(classes)
+				classes[string(r)] = c
+			}
+			f.ha[i] = c
+		}
+		return f
+	}
+	x1, x2 := mk(a), mk(b)
+	x1.classes, x2.classes = len(classes), len(classes)
+	// Trim common ends.
+	n := min(x1.nrec, x2.nrec)
+	i := 0
+	for i < n && x1.ha[i] == x2.ha[i] {
+		i++
+	}
+	x1.dstart, x2.dstart = i, i
+	lim := n - i
+	j := 0
+	for j < lim && x1.ha[x1.nrec-1-j] == x2.ha[x2.nrec-1-j] {
+		j++
+	}
+	x1.dend, x2.dend = x1.nrec-j-1, x2.nrec-j-1
+	xcleanup(x1, x2, len(classes))
+	return x1, x2
+}
+
+// xcleanup marks records without a match in the other file as changed
+// (and multi-matching ones among them), listing the rest for the search.
+func xcleanup(x1, x2 *xfile, nclass int) {
+	cnt1, cnt2 := make([]int, nclass), make([]int, nclass)
+	for _, c := range x1.ha {
+		cnt1[c]++
+	}
+	for _, c := range x2.ha {
+		cnt2[c]++
+	}
+	dis := func(f *xfile, other []int) []byte {
+		mlim := min(bogosqrt(f.nrec), 1024)
+		d := make([]byte, f.nrec+1)
+		for i := f.dstart; i <= f.dend; i++ {
+			nm := min(other[f.ha[i]], mlim)
+			switch {
+			case nm == 0:
+				d[i] = 0
+			case nm >= mlim:
+				d[i] = 2
+			default:
+				d[i] = 1
+			}
+		}
+		return d
+	}
+	keep := func(f *xfile, d []byte) {
+		f.rindex = f.rindex[:0]
+		for i := f.dstart; i <= f.dend; i++ {
+			if d[i] == 1 || d[i] == 2 && !cleanMMatch(d, i, f.dstart, f.dend) {
+				f.rindex = append(f.rindex, i)
+				f.rha = append(f.rha, f.ha[i])
+			} else {
+				f.mark(i, true)
+			}
+		}
+	}
+	d1, d2 := dis(x1, cnt2), dis(x2, cnt1)
+	keep(x1, d1)
+	keep(x2, d2)
+}
+
+// cleanMMatch decides whether a line with many matches, sitting in a run of
+// lines without any, is dropped from the search too.
+func cleanMMatch(dis []byte, i, s, e int) bool {
+	const window, kpdisRun = 100, 4
+	if i-s > window {
+		s = i - window
+	}
+	if e-i > window {
+		e = i + window
+	}
+	rdis0, rpdis0 := 0, 1
+	for r := 1; i-r >= s; r++ {
+		if dis[i-r] == 0 {
+			rdis0++
+		} else if dis[i-r] == 2 {
+			rpdis0++
+		} else {
+			break
+		}
+	}
+	if rdis0 == 0 {
+		return false
+	}
+	rdis1, rpdis1 := 0, 1
+	for r := 1; i+r <= e; r++ {
+		if dis[i+r] == 0 {
+			rdis1++
+		} else if dis[i+r] == 2 {
+			rpdis1++
+		} else {
+			break
+		}
+	}
+	if rdis1 == 0 {
+		return false
+	}
+	rdis1 += rdis0
+	rpdis1 += rpdis0
+	return rpdis1*kpdisRun < rpdis1+rdis1
+}
+
+// xsearch holds the diagonal vectors of one diff.
+type xsearch struct {
+	a, b         *xfile
+	kf, kb       []int
+	base         int
+	mxcost       int
+	snake, heurM int
+}
+
+const xlineMax = int(^uint(0) >> 1)
+
+type xsplit struct {
+	i1, i2       int
+	minLo, minHi bool
+}
+
+func (s *xsearch) kvf(d int) int      { return s.kf[s.base+d] }
+func (s *xsearch) setf(d, v int)      { s.kf[s.base+d] = v }
+func (s *xsearch) kvb(d int) int      { return s.kb[s.base+d] }
+func (s *xsearch) setb(d, v int)      { s.kb[s.base+d] = v }
+func (s *xsearch) eq(i1, i2 int) bool { return s.a.rha[i1] == s.b.rha[i2] }
+
+// split finds where the shortest script crosses the middle of the box
+// (off1, off2)-(lim1, lim2), or a good-enough point once the cost is high.
+func (s *xsearch) split(off1, lim1, off2, lim2 int, needMin bool) xsplit {
+	dmin, dmax := off1-lim2, lim1-off2
+	fmid, bmid := off1-off2, lim1-lim2
+	odd := (fmid-bmid)&1 != 0
+	fmin, fmax := fmid, fmid
+	bmin, bmax := bmid, bmid
+	s.setf(fmid, off1)
+	s.setb(bmid, lim1)
+	for ec := 1; ; ec++ {
+		gotSnake := false
+		if fmin > dmin {
+			fmin--
+			s.setf(fmin-1, -1)
+		} else {
+			fmin++
+		}
+		if fmax < dmax {
+			fmax++
+			s.setf(fmax+1, -1)
+		} else {
+			fmax--
+		}
+		for d := fmax; d >= fmin; d -= 2 {
+			var i1 int
+			if s.kvf(d-1) >= s.kvf(d+1) {
+				i1 = s.kvf(d-1) + 1
+			} else {
+				i1 = s.kvf(d + 1)
+			}
+			prev := i1
+			i2 := i1 - d
+			for i1 < lim1 && i2 < lim2 && s.eq(i1, i2) {
+				i1++
+				i2++
+			}
+			if i1-prev > s.snake {
+				gotSnake = true
+			}
+			s.setf(d, i1)
+			if odd && bmin <= d && d <= bmax && s.kvb(d) <= i1 {
+				return xsplit{i1, i2, true, true}
+			}
+		}
+		if bmin > dmin {
+			bmin--
+			s.setb(bmin-1, xlineMax)
+		} else {
+			bmin++
+		}
+		if bmax < dmax {
+			bmax++
+			s.setb(bmax+1, xlineMax)
+		} else {
+			bmax--
+		}
+		for d := bmax; d >= bmin; d -= 2 {
+			var i1 int
+			if s.kvb(d-1) < s.kvb(d+1) {
+				i1 = s.kvb(d - 1)
+			} else {
+				i1 = s.kvb(d+1) - 1
+			}
+			prev := i1
+			i2 := i1 - d
+			for i1 > off1 && i2 > off2 && s.eq(i1-1, i2-1) {
+				i1--
+				i2--
+			}
+			if prev-i1 > s.snake {
+				gotSnake = true
+			}
+			s.setb(d, i1)
+			if !odd && fmin <= d && d <= fmax && i1 <= s.kvf(d) {
+				return xsplit{i1, i2, true, true}
+			}
+		}
+		if needMin {
+			continue
+		}
+		if gotSnake && ec > s.heurM {
+			best := 0
+			var sp xsplit
+			for d := fmax; d >= fmin; d -= 2 {
+				dd := d - fmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := s.kvf(d)
+				i2 := i1 - d
+				v := (i1 - off1) + (i2 - off2) - dd
+				if v > 4*ec && v > best && off1+s.snake <= i1 && i1 < lim1 && off2+s.snake <= i2 && i2 < lim2 {
+					for k := 1; s.eq(i1-k, i2-k); k++ {
+						if k == s.snake {
+							best = v
+							sp = xsplit{i1, i2, true, false}
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return sp
+			}
+			for d := bmax; d >= bmin; d -= 2 {
+				dd := d - bmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := s.kvb(d)
+				i2 := i1 - d
+				v := (lim1 - i1) + (lim2 - i2) - dd
+				if v > 4*ec && v > best && off1 < i1 && i1 <= lim1-s.snake && off2 < i2 && i2 <= lim2-s.snake {
+					for k := 0; s.eq(i1+k, i2+k); k++ {
+						if k == s.snake-1 {
+							best = v
+							sp = xsplit{i1, i2, false, true}
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				return sp
+			}
+		}
+		if ec >= s.mxcost {
+			fbest, fbest1 := -1, -1
+			for d := fmax; d >= fmin; d -= 2 {
+				i1 := min(s.kvf(d), lim1)
+				i2 := i1 - d
+				if lim2 < i2 {
+					i1, i2 = lim2+d, lim2
+				}
+				if fbest < i1+i2 {
+					fbest, fbest1 = i1+i2, i1
+				}
+			}
+			bbest, bbest1 := xlineMax, xlineMax
+			for d := bmax; d >= bmin; d -= 2 {
+				i1 := max(off1, s.kvb(d))
+				i2 := i1 - d
+				if i2 < off2 {
+					i1, i2 = off2+d, off2
+				}
+				if i1+i2 < bbest {
+					bbest, bbest1 = i1+i2, i1
+				}
+			}
+			if (lim1+lim2)-bbest < fbest-(off1+off2) {
+				return xsplit{fbest1, fbest - fbest1, true, false}
+			}
+			return xsplit{bbest1, bbest - bbest1, false, true}
+		}
+	}
+}
+
+// compare marks the changed records of the box, dividing it at split
+// points until one side is empty.
+func (s *xsearch) compare(off1, lim1, off2, lim2 int, needMin bool) {
+	for off1 < lim1 && off2 < lim2 && s.eq(off1, off2) {
+		off1++
+		off2++
+	}
+	for off1 < lim1 && off2 < lim2 && s.eq(lim1-1, lim2-1) {
+		lim1--
+		lim2--
+	}
+	switch {
+	case off1 == lim1:
+		for ; off2 < lim2; off2++ {
+			s.b.mark(s.b.rindex[off2], true)
+		}
+	case off2 == lim2:
+		for ; off1 < lim1; off1++ {
+			s.a.mark(s.a.rindex[off1], true)
+		}
+	default:
+		sp := s.split(off1, lim1, off2, lim2, needMin)
+		s.compare(off1, sp.i1, off2, sp.i2, sp.minLo)
+		s.compare(sp.i1, lim1, sp.i2, lim2, sp.minHi)
+	}
+}
+
+// xdiffOptions are the few of git's diff options that change the result.
+type xdiffOptions struct {
+	indentHeuristic bool
+}
+
+// xdiff diffs two record lists and returns the hunks, in order.
+func xdiff(a, b [][]byte, opt xdiffOptions) []xchange {
+	x1, x2 := xdiffFiles(a, b, opt)
+	return xbuildScript(x1, x2)
+}
+
+// xdiffFiles runs the diff and leaves the changed marks in the files.
+func xdiffFiles(a, b [][]byte, opt xdiffOptions) (*xfile, *xfile) {
+	x1, x2 := xprepare(a, b)
+	n1, n2 := len(x1.rindex), len(x2.rindex)
+	ndiags := n1 + n2 + 3
+	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: n2 + 1,
+		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
+	s.compare(0, n1, 0, n2, false)
+	xcompact(x1, x2, opt.indentHeuristic)
+	xcompact(x2, x1, opt.indentHeuristic)
+	return x1, x2
+}
+
+// xbuildScript collects the changed groups into hunks.
+func xbuildScript(x1, x2 *xfile) []xchange {
+	var rev []xchange
+	for i1, i2 := x1.nrec, x2.nrec; i1 >= 0 && i2 >= 0; i1, i2 = i1-1, i2-1 {
+		if x1.chg[i1] || x2.chg[i2] { // chg[i] is record i-1
+			l1, l2 := i1, i2
+			for x1.chg[i1] {
+				i1--
+			}
+			for x2.chg[i2] {
+				i2--
+			}
+			rev = append(rev, xchange{i1: i1, i2: i2, chg1: l1 - i1, chg2: l2 - i2})
+		}
+	}
+	out := make([]xchange, len(rev))
+	for i := range rev {
+		out[i] = rev[len(rev)-1-i]
+	}
+	return out
+}
+
+// --- sliding groups ---
+
+type xgroup struct{ start, end int }
+
+func groupInit(f *xfile) xgroup {
+	g := xgroup{}
+	for f.changed(g.end) {
+		g.end++
+	}
+	return g
+}
+
+func groupNext(f *xfile, g *xgroup) bool {
+	if g.end == f.nrec {
+		return false
+	}
+	g.start = g.end + 1
+	for g.end = g.start; f.changed(g.end); g.end++ {
+	}
+	return true
+}
+
+func groupPrevious(f *xfile, g *xgroup) bool {
+	if g.start == 0 {
+		return false
+	}
+	g.end = g.start - 1
+	for g.start = g.end; f.changed(g.start - 1); g.start-- {
+	}
+	return true
+}
+
+func groupSlideDown(f *xfile, g *xgroup) bool {
+	if g.end < f.nrec && f.ha[g.start] == f.ha[g.end] {
+		f.mark(g.start, false)
+		g.start++
+		f.mark(g.end, true)
+		g.end++
+		for f.changed(g.end) {
+			g.end++
+		}
+		return true
+	}
+	return false
+}
+
+func groupSlideUp(f *xfile, g *xgroup) bool {
+	if g.start > 0 && f.ha[g.start-1] == f.ha[g.end-1] {
+		g.start--
+		f.mark(g.start, true)
+		g.end--
+		f.mark(g.end, false)
+		for f.changed(g.start - 1) {
+			g.start--
+		}
+		return true
+	}
+	return false
+}
+
+// xcompact slides each changed group of f as far up and down as equal
+// lines allow, merging groups it meets, and settles it where it lines up
+// with a change of the other file (or, with the indent heuristic, where
+// the split reads best).
+func xcompact(f, o *xfile, indent bool) {
+	g, go_ := groupInit(f), groupInit(o)
+	for {
+		if g.end != g.start {
+			var groupsize, earliestEnd, endMatching int
+			for {
+				groupsize = g.end - g.start
+				endMatching = -1
+				for groupSlideUp(f, &g) {
+					groupPrevious(o, &go_)
+				}
+				earliestEnd = g.end
+				if go_.end > go_.start {
+					endMatching = g.end
+				}
+				for groupSlideDown(f, &g) {
+					groupNext(o, &go_)
+					if go_.end > go_.start {
+						endMatching = g.end
+					}
+				}
+				if groupsize == g.end-g.start {
+					break
+				}
+			}
+			switch {
+			case g.end == earliestEnd:
+			case endMatching != -1:
+				for go_.end == go_.start {
+					groupSlideUp(f, &g)
+					groupPrevious(o, &go_)
+				}
+			case indent:
+				shift := earliestEnd
+				if g.end-groupsize-1 > shift {
+					shift = g.end - groupsize - 1
+				}
+				if g.end-100 > shift {
+					shift = g.end - 100
+				}
+				bestShift := -1
+				var best splitScore
+				for ; shift <= g.end; shift++ {
+					var sc splitScore
+					sc.add(measureSplit(f, shift))
+					sc.add(measureSplit(f, shift-groupsize))
+					if bestShift == -1 || sc.cmp(best) <= 0 {
+						best, bestShift = sc, shift
+					}
+				}
+				for g.end > bestShift {
+					groupSlideUp(f, &g)
+					groupPrevious(o, &go_)
+				}
+			}
+		}
+		if !groupNext(f, &g) {
+			break
+		}
+		groupNext(o, &go_)
+	}
+}
+
+// --- the indent heuristic (git diff's default since 2.14) ---
+
+type splitMeasure struct {
+	eof                   bool
+	indent                int
+	preBlank, preIndent   int
+	postBlank, postIndent int
+}
+
+type splitScore struct{ effIndent, penalty int }
+
+func getIndent(rec []byte) int {
+	ret := 0
+	for _, c := range rec {
+		switch c {
+		case ' ':
+			ret++
+		case '\t':
+			ret += 8 - ret%8
+		case '\n', '\r', '\f', '\v':
+		default:
+			return ret
+		}
+		if ret >= 200 {
+			return 200
+		}
+	}
+	return -1
+}
+
+func measureSplit(f *xfile, split int) splitMeasure {
+	var m splitMeasure
+	if split >= f.nrec {
+		m.eof, m.indent = true, -1
+	} else {
+		m.indent = getIndent(f.recs[split])
+	}
+	m.preIndent = -1
+	for i := split - 1; i >= 0; i-- {
+		m.preIndent = getIndent(f.recs[i])
+		if m.preIndent != -1 {
+			break
+		}
+		m.preBlank++
+		if m.preBlank == 20 {
+			m.preIndent = 0
+			break
+		}
+	}
+	m.postIndent = -1
+	for i := split + 1; i < f.nrec; i++ {
+		m.postIndent = getIndent(f.recs[i])
+		if m.postIndent != -1 {
+			break
+		}
+		m.postBlank++
+		if m.postBlank == 20 {
+			m.postIndent = 0
+			break
+		}
+	}
+	return m
+}
+
+func (s *splitScore) add(m splitMeasure) {
+	if m.preIndent == -1 && m.preBlank == 0 {
+		s.penalty += 1
+	}
+	if m.eof {
+		s.penalty += 21
+	}
+	postBlank := 0
+	if m.indent == -1 {
+		postBlank = 1 + m.postBlank
+	}
+	totalBlank := m.preBlank + postBlank
+	s.penalty += -30 * totalBlank
+	s.penalty += 6 * postBlank
+	indent := m.indent
+	if indent == -1 {
+		indent = m.postIndent
+	}
+	anyBlanks := totalBlank != 0
+	s.effIndent += indent
+	switch {
+	case indent == -1, m.preIndent == -1:
+	case indent > m.preIndent:
+		if anyBlanks {
+			s.penalty += 10
+		} else {
+			s.penalty += -4
+		}
+	case indent == m.preIndent:
+	default:
+		if m.postIndent != -1 && m.postIndent > indent {
+			if anyBlanks {
+				s.penalty += 17
+			} else {
+				s.penalty += 24
+			}
+		} else if anyBlanks {
+			s.penalty += 17
+		} else {
+			s.penalty += 23
+		}
+	}
+}
+
+func (s splitScore) cmp(o splitScore) int {
+	c := 0
+	if s.effIndent > o.effIndent {
+		c = 1
+	} else if s.effIndent < o.effIndent {
+		c = -1
+	}
+	return 60*c + (s.penalty - o.penalty)
+}
