@@ -39,7 +39,8 @@ type GitStatusResponse struct {
 
 type GitHunksRequest struct {
 	Path         string `json:"path" desc:"File to compare, root-relative (src/main.go) or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream" desc:"What to compare: worktree = staged version -> working file (git diff, the unstaged change); index = HEAD -> staged version (git diff --cached); head = HEAD -> working file (git diff HEAD, everything not committed); upstream = the upstream's commit -> working file."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"What to compare: worktree = staged version -> working file (git diff, the unstaged change); index = HEAD -> staged version (git diff --cached); head = HEAD -> working file (git diff HEAD, everything not committed); upstream = the upstream's commit -> working file; rev = the revision in rev -> working file."`
+	Rev          string `json:"rev,omitempty" desc:"With against rev: the revision to compare with (main~2, a SHA, a tag, stash@{0})."`
 	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk. 0 (the default) gives ranges exact for an editor gutter."`
 }
 
@@ -55,7 +56,7 @@ type GitHunksResponse struct {
 
 type GitShowRequest struct {
 	Path string `json:"path" desc:"File to show, root-relative (src/main.go) or absolute inside the jail."`
-	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision: HEAD (default), HEAD~2, main^, a branch, a tag, a full or short commit SHA, @{upstream}, or \":\" for the staged (index) version."`
+	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it: HEAD~2, main^2, a tag, a SHA, stash@{0}^3, HEAD@{1}, @{upstream}; \":\" for the staged version, \":1\"/\":2\"/\":3\" for a conflict's base/ours/theirs."`
 }
 
 type GitShowResponse struct {
@@ -73,13 +74,13 @@ func init() {
 			`Example: {} -> {"branch": "main", "clean": false, "entries": [{"path": "src/a.go", "index": "unchanged", "worktree": "modified", "staged": false}]}.`,
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"Changed line ranges of one file against the staged version, HEAD or the upstream, for an editor gutter or a review. "+
+		"Changed line ranges of one file against the staged version, HEAD, the upstream or any revision (against rev, rev main~2), for an editor gutter or a review. "+
 			"context_lines defaults to 0, which gives exact ranges; the unified patch comes along. An untracked file gives untracked: true and no hunks. "+
 			"Sides over max_diff_bytes (2,000,000) are too_large, binary files binary. "+
 			`Example: {"path": "src/main.go", "against": "head"}.`,
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"Content of a file at a revision git accepts (HEAD by default, HEAD~2, a branch, a tag, a SHA, or \":\" for the staged version), "+
+		"Content of a file at any revision git rev-parse accepts (HEAD by default, main~3, HEAD^2, stash@{0}^3, HEAD@{2}, a tag, a SHA; \":\" the staged version, \":1\"/\":2\"/\":3\" a conflict's stages), "+
 			"to compare with or restore from. exists: false when the file is absent at that revision; an unknown revision is invalid_argument. "+
 			`Example: {"path": "README.md", "rev": "HEAD~1"}.`,
 		readOnly, (*Service).GitShow)
@@ -172,8 +173,15 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	}
 	switch req.Against {
 	case gitops.AgainstWorktree, gitops.AgainstIndex, gitops.AgainstHead, gitops.AgainstUpstream:
+		if req.Rev != "" {
+			return nil, invalid("rev is used only with against \"rev\"; pass against \"rev\" to compare with %s", req.Rev)
+		}
+	case gitops.AgainstRev:
+		if req.Rev == "" {
+			return nil, invalid("against \"rev\" needs rev, the revision to compare with (main~2, a SHA, a tag, stash@{0})")
+		}
 	default:
-		return nil, invalid("against must be worktree, index, head or upstream, not %q", req.Against)
+		return nil, invalid("against must be worktree, index, head, upstream or rev, not %q", req.Against)
 	}
 	root, r, err := s.gitRepo()
 	if err != nil {
@@ -185,7 +193,7 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, err
 	}
 	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}}
-	before, after, untracked, err := r.HunkSides(req.Against, rel, int64(s.cfg.Limits.MaxDiffBytes))
+	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, int64(s.cfg.Limits.MaxDiffBytes))
 	if err != nil {
 		return nil, err
 	}
