@@ -136,17 +136,25 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := obj.data
+	out, err := parseTree(obj.data)
+	if err != nil {
+		return nil, gitErr(r.top, "read tree "+h.String(), err)
+	}
+	return out, nil
+}
+
+// parseTree decodes a tree object's entries.
+func parseTree(data []byte) ([]treeEntry, error) {
 	var out []treeEntry
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		nul := bytes.IndexByte(data, 0)
 		if sp < 0 || nul < sp || nul+21 > len(data) {
-			return nil, gitErr(r.top, "read tree "+h.String(), errors.New("malformed tree"))
+			return nil, errors.New("malformed tree")
 		}
 		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
 		if err != nil {
-			return nil, gitErr(r.top, "read tree "+h.String(), err)
+			return nil, err
 		}
 		var e treeEntry
 		e.mode = normalMode(uint32(mode))
@@ -372,6 +380,11 @@ func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 	if obj.typ != plumbing.CommitObject {
 		return nil, fmt.Errorf("%s is a %s, not a commit", h, obj.typ)
 	}
+	return parseCommit(data), nil
+}
+
+// parseCommit decodes a commit object.
+func parseCommit(data []byte) *commitInfo {
 	c := &commitInfo{}
 	hdr, msg, _ := bytes.Cut(data, []byte("\n\n"))
 	c.message = string(msg)
@@ -389,7 +402,7 @@ func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 			c.time = identTime(v)
 		}
 	}
-	return c, nil
+	return c
 }
 
 // identTime reads the Unix time out of "Name <mail> 1700000000 +0100".

@@ -293,3 +293,39 @@ func TestSyncNoRemote(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// TestFetchBranchyHistory fetches merges, a new branch and an annotated tag
+// over file:// while the local branch has commits of its own; git fsck
+// must accept the result and every remote-tracking ref must equal the
+// remote's.
+func TestFetchBranchyHistory(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return "file://" + bare })
+	f := s.f
+	f.write("local.txt", "mine\n")
+	f.commitAll("local only")
+	s.colleague("a.txt", "1\n", "c1")
+	s.f.gitIn(s.other, "switch", "-q", "-c", "topic")
+	s.colleague("t.txt", "topic\n", "t1")
+	s.colleague("dir/b.txt", "b on topic\n", "t2")
+	s.f.gitIn(s.other, "push", "-q", "origin", "topic")
+	s.f.gitIn(s.other, "switch", "-q", "main")
+	s.colleague("dir/c.txt", "c\n", "c2")
+	s.f.gitIn(s.other, "merge", "-q", "--no-edit", "topic")
+	s.f.gitIn(s.other, "tag", "-a", "-m", "release", "v2")
+	s.f.gitIn(s.other, "push", "-q", "origin", "main", "v2")
+	res := s.sync("fetch", nil)
+	if !res.OK || res.Ahead != 1 || res.Behind != 5 {
+		t.Fatalf("fetch: %+v", res)
+	}
+	if out, err := gitCmd(f.dir, "fsck", "--full", "--strict"); err != nil {
+		t.Fatalf("git fsck: %v\n%s", err, out)
+	}
+	for _, ref := range []string{"main", "topic"} {
+		want := strings.TrimSpace(f.gitIn(s.bare, "rev-parse", ref))
+		if got := strings.TrimSpace(f.git("rev-parse", "origin/"+ref)); got != want {
+			t.Errorf("origin/%s = %s, remote has %s", ref, got, want)
+		}
+	}
+	// Every object of the remote's history is readable here.
+	f.git("rev-list", "--objects", "origin/main", "origin/topic")
+}
