@@ -15,7 +15,7 @@ import (
 // working files, and emit a change event for each one they touch.
 
 type GitCommitRequest struct {
-	Message  string   `json:"message" desc:"The commit message: a one-line summary, optionally a blank line and a body. Trailing spaces and extra blank lines are cleaned up as git does."`
+	Message  string   `json:"message" desc:"The commit message: a one-line summary, optionally a blank line and a body. May be empty only to finish a merge (git's merge message is used)."`
 	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first, like git add -A: modified, deleted and new files (.gitignore respected). false commits only what is already staged. Ignored when paths is given."`
 	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders as they are on disk, new files included (like git commit -- paths); other staged changes stay staged and out of the commit. Root-relative, e.g. [\"src/app.go\", \"docs\"]."`
 }
@@ -35,9 +35,9 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit in the repository holding the workspace. By default stages everything first (stage_all: true, like git add -A, .gitignore respected); "+
-			"with paths, commits exactly those files or folders. Author and committer come from git config (user.name/user.email); when they are missing "+
-			"the call fails and says how to set them. Nothing to commit gives committed: false with a summary, not an error. "+
+		"Commit in the repository holding the workspace: stages everything first (stage_all, like git add -A), or exactly paths. "+
+			"Finishes a merge left with conflicts (fix the markers, then commit; message may be empty). Author from git config user.name/user.email. "+
+			"Nothing to commit gives committed: false. "+
 			`Example: {"message": "Fix the parser's handling of empty input"}.`,
 		destructive, (*Service).GitCommit)
 	define("editor::git::undo-commit",
@@ -48,9 +48,6 @@ func init() {
 }
 
 func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCommitResponse, error) {
-	if strings.TrimSpace(req.Message) == "" {
-		return nil, invalid("message is empty; say what the commit does, e.g. \"Add retry to the HTTP client\"")
-	}
 	var out *GitCommitResponse
 	err := s.gitWrite(ctx, false, func(root string, r *gitops.Repo) error {
 		opt := gitops.CommitOptions{Message: req.Message, StageAll: req.StageAll == nil || *req.StageAll}
@@ -133,40 +130,80 @@ func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) 
 }
 
 type GitStashRequest struct {
-	Action           string `json:"action" enum:"push,pop" desc:"push saves the staged and unstaged changes as a new stash (git stash push) and resets the files to HEAD; pop re-applies the newest stash (stash@{0}) and drops it (git stash pop)."`
-	IncludeUntracked bool   `json:"include_untracked,omitempty" default:"false" desc:"push only: stash untracked files too (not ignored ones) and remove them from the worktree, like git stash -u."`
-	Message          string `json:"message,omitempty" desc:"push only: a description shown by git stash list (\"On main: <message>\"); default \"WIP on <branch>: <sha> <subject>\"."`
+	Action           string   `json:"action" enum:"push,pop,apply,drop,list,show" desc:"push saves changes as a new stash and resets those files to HEAD; pop/apply merge a stash into the current files (pop then drops it unless conflicts remain); drop deletes a stash; list lists them; show returns one as a patch."`
+	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"pop, apply, drop, show: which stash, stash@{n} or n."`
+	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push only: stash untracked files too (not ignored ones) and remove them, like git stash -u."`
+	Message          string   `json:"message,omitempty" desc:"push only: a description shown by list (\"On main: <message>\")."`
+	Paths            []string `json:"paths,omitempty" desc:"push only: stash only changes under these root-relative files or folders, like git stash push -- paths."`
+}
+
+type GitStashEntry struct {
+	Index   int    `json:"index" desc:"n of stash@{n}; 0 is the newest."`
+	Name    string `json:"name" desc:"stash@{n}, to pass as stash."`
+	Message string `json:"message" desc:"As git stash list shows it (\"WIP on main: 1a2b3c4 subject\")."`
+	Branch  string `json:"branch" desc:"The branch it was made on."`
+	Date    int64  `json:"date" desc:"When it was made, Unix seconds."`
 }
 
 type GitStashResponse struct {
-	Action  string `json:"action" desc:"The action, as requested."`
-	OK      bool   `json:"ok" desc:"True when the stash was saved or applied. False when nothing was done: no local changes to save, no stash to pop, or a pop that would overwrite local changes (the stash is then kept); summary says which."`
-	Summary string `json:"summary" desc:"What happened, or why nothing did, naming the files in the way."`
+	Action    string          `json:"action" desc:"The action, as requested."`
+	OK        bool            `json:"ok" desc:"True when the action was done. False when nothing was: no changes to save, no such stash, local changes in the way, or a pop/apply that left conflicts (the stash is then kept); summary says which."`
+	Summary   string          `json:"summary" desc:"What happened, or why not, naming the files in the way and the next step."`
+	Conflicts []string        `json:"conflicts" desc:"pop/apply: root-relative paths left with conflict markers (stages 1-3 in the index)."`
+	Entries   []GitStashEntry `json:"entries,omitempty" desc:"list: the stashes, newest first."`
+	Patch     string          `json:"patch,omitempty" desc:"show: the stash's changes against the commit it was made on, as a unified diff."`
+	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes; stashed untracked files end in \" (untracked)\"."`
 }
 
 func init() {
 	define("editor::git::stash",
-		"Set local changes aside and bring them back, in git's own stash format (git stash list/show/pop see editord's stashes and the other way round). "+
-			"push saves staged and unstaged changes (with include_untracked, untracked files too) and resets the files to HEAD; "+
-			"pop re-applies the newest stash and drops it. A pop that would overwrite local changes does nothing and returns ok: false, keeping the stash. "+
-			"Every file it changes is reported in editor::changes. "+
-			`Example: {"action": "push", "message": "half-done refactor"}.`,
+		"Set local changes aside and bring them back, in git's own stash format (git stash sees editord's stashes and the other way round). "+
+			"push (optionally only paths), pop/apply (merged into changed files as git does; on conflict the stash is kept and the files get markers), "+
+			"drop, list, show (a patch). Name a stash as stash@{n}. Files changed are reported in editor::changes. "+
+			`Example: {"action": "pop", "stash": "stash@{1}"}.`,
 		destructive, (*Service).GitStash)
 }
 
 func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStashResponse, error) {
-	if req.Action != "push" && req.Action != "pop" {
-		return nil, invalid("action must be push or pop, not %q", req.Action)
+	switch req.Action {
+	case "push", "pop", "apply", "drop", "list", "show":
+	default:
+		return nil, invalid("action must be push, pop, apply, drop, list or show, not %q", req.Action)
+	}
+	if req.Action != "push" && (len(req.Paths) > 0 || req.IncludeUntracked || req.Message != "") {
+		return nil, invalid("paths, include_untracked and message are for action push only")
+	}
+	if req.Action == "push" && req.Stash != "" {
+		return nil, invalid("stash names an existing stash (for pop, apply, drop, show); push makes a new one")
 	}
 	var out *GitStashResponse
-	err := s.gitWrite(ctx, true, func(root string, r *gitops.Repo) error {
+	worktree := req.Action == "push" || req.Action == "pop" || req.Action == "apply"
+	err := s.gitWrite(ctx, worktree, func(root string, r *gitops.Repo) error {
+		opt := gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, Stash: req.Stash}
+		for _, p := range req.Paths {
+			rel, err := s.gitSelection(root, r, p)
+			if err != nil {
+				return err
+			}
+			opt.Paths = append(opt.Paths, rel)
+		}
 		ev := s.gitEvents(ctx, root, r, "editor::git::stash")
-		res, err := r.Stash(ctx, gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, OnTouch: ev.add})
+		opt.OnTouch = ev.add
+		res, err := r.Stash(ctx, opt)
 		ev.flush()
 		if err != nil {
 			return err
 		}
-		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary}
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
+		for _, c := range res.Conflicts {
+			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
+		}
+		for _, e := range res.Entries {
+			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})
+		}
+		if req.Action == "list" && out.Entries == nil {
+			out.Entries = []GitStashEntry{}
+		}
 		return nil
 	})
 	return out, err
@@ -208,23 +245,26 @@ func (g *gitEventSink) flush() {
 }
 
 type GitSyncRequest struct {
-	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch downloads the remote's commits (git fetch); pull fetches and fast-forwards the current branch to its upstream, updating files (git pull --ff-only; a diverged branch is refused, nothing merged); push sends the current branch to its upstream (or the same name on origin)."`
+	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch downloads the remote's commits; pull fetches and brings them into the current branch (see mode); push sends the current branch to its upstream (or the same name on origin)."`
+	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull only: ff-only refuses a diverged branch; merge makes a merge commit, or leaves conflicts for editor::git::commit to finish; rebase is not supported."`
 }
 
 type GitSyncResponse struct {
-	Action  string `json:"action" desc:"The action, as requested."`
-	OK      bool   `json:"ok" desc:"True when the action succeeded (also when there was nothing to do). False when the remote could not be reached or refused (credentials, non-fast-forward push), the network hung past git_timeout_ms, or a pull would need a merge or overwrite local changes; summary says which."`
-	Summary string `json:"summary" desc:"What happened, or why not, in a sentence."`
-	Ahead   int    `json:"ahead" desc:"Afterwards: commits on the branch that its upstream lacks."`
-	Behind  int    `json:"behind" desc:"Afterwards: commits on the upstream that the branch lacks."`
+	Action    string   `json:"action" desc:"The action, as requested."`
+	OK        bool     `json:"ok" desc:"True when the action succeeded (also when there was nothing to do). False when the remote could not be reached or refused, the network hung past git_timeout_ms, a pull was refused, or a merge left conflicts; summary says which."`
+	Summary   string   `json:"summary" desc:"What happened, or why not, and the next step."`
+	Ahead     int      `json:"ahead" desc:"Afterwards: commits on the branch that its upstream lacks."`
+	Behind    int      `json:"behind" desc:"Afterwards: commits on the upstream that the branch lacks."`
+	Stale     bool     `json:"stale" desc:"True when the remote was not reached: ahead and behind are as of the last completed fetch, not the remote now."`
+	Conflicts []string `json:"conflicts" desc:"pull with mode merge: root-relative paths left with conflict markers."`
 }
 
 func init() {
 	define("editor::git::sync",
-		"Talk to the branch's remote: fetch, pull (fast-forward only: a diverged branch returns ok: false and nothing is merged; files a pull changes are reported in editor::changes), "+
-			"or push. Works with ssh, https and file:// remotes; credentials come from where git finds them (ssh agent or key, git's credential helper, or the URL). "+
-			"A remote that does not answer within git_timeout_ms (15,000) gives ok: false. Returns ahead/behind afterwards. "+
-			`Example: {"action": "pull"}.`,
+		"Talk to the branch's remote: fetch, pull (mode ff-only by default; mode merge merges a diverged branch, leaving conflicts as git does), or push. "+
+			"ssh, https and file:// remotes; credentials come from where git finds them. Reports MCP progress when asked. "+
+			"A remote silent past git_timeout_ms (15,000) gives ok: false and stale: true. "+
+			`Example: {"action": "pull", "mode": "merge"}.`,
 		openWorld, (*Service).GitSync)
 }
 
@@ -232,21 +272,40 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 	if req.Action != "fetch" && req.Action != "pull" && req.Action != "push" {
 		return nil, invalid("action must be fetch, pull or push, not %q", req.Action)
 	}
+	switch req.Mode {
+	case "", gitops.PullFFOnly, gitops.PullMerge:
+	case gitops.PullRebase:
+		return nil, invalid("mode rebase is not supported; pull with mode \"merge\" instead (a merge commit, or conflicts that editor::git::commit finishes)")
+	default:
+		return nil, invalid("mode must be ff-only, merge or rebase, not %q", req.Mode)
+	}
+	if req.Mode != "" && req.Action != "pull" {
+		return nil, invalid("mode is for action pull only")
+	}
+	progress := ProgressFrom(ctx)
 	var out *GitSyncResponse
 	// A pull rewrites worktree files; fetch and push touch only .git.
 	err := s.gitWrite(ctx, req.Action == "pull", func(root string, r *gitops.Repo) error {
 		ev := s.gitEvents(ctx, root, r, "editor::git::sync")
 		res, err := r.Sync(ctx, gitops.SyncOptions{
-			Action:  req.Action,
-			Timeout: time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
-			OnTouch: ev.add,
+			Action:   req.Action,
+			Mode:     req.Mode,
+			Timeout:  time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
+			OnTouch:  ev.add,
+			Progress: func(done, total int, msg string) { progress(float64(done), float64(total), msg) },
 		})
 		ev.flush()
 		if err != nil {
 			return err
 		}
-		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind}
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
+		for _, c := range res.Conflicts {
+			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
+		}
 		return nil
 	})
+	if err == nil {
+		progress(3, 3, "done")
+	}
 	return out, err
 }

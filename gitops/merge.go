@@ -343,3 +343,13 @@ func (r *Repo) MergeRef(ctx context.Context, rev, message string, onTouch func(T
 	}
 	return r.merge(ctx, mergeOptions{theirs: c, theirsLabel: rev, message: msg, reflog: "merge " + rev, onTouch: onTouch})
 }
+
+// MergeContinue commits a merge in progress once its conflicts are fixed
+// (git merge --continue): every change is staged, as editor::git::commit
+// with stage_all does.
+func (r *Repo) MergeContinue(ctx context.Context, message string) (*CommitResult, error) {
+	if len(r.mergeInProgress()) == 0 {
+		return &CommitResult{Summary: "there is no merge to continue (MERGE_HEAD missing)"}, nil
+	}
+	return r.Commit(ctx, CommitOptions{Message: message, StageAll: true})
+}
