@@ -170,7 +170,7 @@ func (r *Repo) merge(ctx context.Context, opt mergeOptions) (*MergeResult, error
 	if len(problems) > 0 {
 		return &MergeResult{Summary: "not merged: your local changes would be overwritten by the merge: " + strings.Join(problems, ", ") + "; commit them (editor::git::commit) or stash them (editor::git::stash push) first. Nothing was changed."}, nil
 	}
-	conflicts, n, err := r.applyMerge(idx, ms, opt.onTouch)
+	conflicts, n, err := r.applyMerge(idx, ms, nil, opt.onTouch)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (r *Repo) MergeAbort(ctx context.Context, onTouch func(Touched)) (*MergeRes
 			seen[e.Path] = true
 		}
 	}
-	_, n, err := r.applyMerge(idx, ms, onTouch)
+	_, n, err := r.applyMerge(idx, ms, nil, onTouch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,6 @@
 package gitops
 
 import (
-	"fmt"
-	"io/fs"
-	"sort"
-	"strings"
-
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -14,78 +9,43 @@ import (
 // a restore: a file (or symlink) written, or removed.
 type wtOp struct {
 	path   string
-	data   []byte
+	data   []byte        // the content, when hash is zero
+	hash   plumbing.Hash // the blob, when known
 	mode   uint32
 	remove bool
 }
 
-// badTreePath says why a path from a tree must not be written into the
-// worktree ("" when it may): an empty, "." or ".." component, anything
-// named .git (in any case, with the trailing dots or spaces some
-// filesystems drop), a NUL or a backslash.
-func badTreePath(p string) string {
-	if p == "" || strings.ContainsAny(p, "\x00\\") {
-		return "an empty name, a NUL or a backslash"
-	}
-	for _, c := range strings.Split(p, "/") {
-		trimmed := strings.TrimRight(c, ". ")
-		switch {
-		case c == "" || c == "." || c == "..":
-			return "a " + fmt.Sprintf("%q", c) + " component"
-		case strings.EqualFold(trimmed, ".git") || strings.EqualFold(c, "git~1"):
-			return "a .git component"
-		}
-	}
-	return ""
-}
-
-// putWorktree is the one way the functions of this file write the
-// worktree. Every path is checked before anything is written: names a tree
-// must never hold (badTreePath), and folders on the way that are symlinks
-// (writing through one would land outside the path git means). Removals go
-// first, so a file can become a folder. It returns the stat data of each
-// file written, for the index.
+// putWorktree is the one way merges, stash apply, branch switch and
+// restore write the worktree: secgit's verified applyWorktree (checkout.go),
+// which checks every path of the set before anything is written. Content
+// that is no blob yet (a file with conflict markers, a merged file) is
+// stored as one first, so that every write names a blob.
 func (r *Repo) putWorktree(ops []wtOp, onTouch func(Touched)) (map[string]shell.FileStat, error) {
+	changes := make([]worktreeChange, 0, len(ops))
 	for _, op := range ops {
-		if why := badTreePath(op.path); why != "" {
-			return nil, shell.Errorf(shell.CodeDenied, r.Abs(op.path), "refusing to write %q: the path holds %s, which git never checks out", op.path, why)
-		}
-		for dir, _ := splitPath(op.path); dir != ""; dir, _ = splitPath(dir) {
-			if fi, err := r.wfs.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				return nil, shell.Errorf(shell.CodeDenied, r.Abs(op.path), "refusing to write %s: %s is a symlink, and git does not write through one", op.path, dir)
-			}
-		}
-	}
-	stats := map[string]shell.FileStat{}
-	sorted := append([]wtOp(nil), ops...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].remove && !sorted[j].remove })
-	for _, op := range sorted {
-		before, _ := r.readWorktree(op.path, true)
 		if op.remove {
-			if !before.exists || before.isDir {
-				continue
-			}
-			if err := r.removeWorktree(op.path); err != nil {
-				return stats, err
-			}
-			if onTouch != nil {
-				onTouch(newTouched(op.path, before.data, nil, true, false))
-			}
+			changes = append(changes, worktreeChange{Path: op.path, Remove: true})
 			continue
 		}
-		if before.isDir {
-			r.wfs.Remove(op.path) // an empty folder where the file goes
+		h := op.hash
+		if h.IsZero() {
+			h = hashObject("blob", op.data)
 		}
-		st, err := r.writeWorktree(op.path, op.data, op.mode)
-		if err != nil {
-			return stats, err
-		}
-		stats[op.path] = st
-		if onTouch != nil {
-			onTouch(newTouched(op.path, before.data, op.data, before.exists && !before.isDir, true))
+		changes = append(changes, worktreeChange{Path: op.path, Entry: treeEntry{name: op.path, mode: op.mode, hash: h}})
+	}
+	// Verified before any blob is stored: a refused set writes nothing.
+	if _, err := r.verifyChanges(changes); err != nil {
+		return nil, err
+	}
+	for _, op := range ops {
+		if !op.remove && op.hash.IsZero() {
+			if _, err := r.writeObject(plumbing.BlobObject, op.data); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return stats, nil
+	stats, _, err := r.applyWorktree(changes, onTouch)
+	return stats, err
 }
 
 // mergeCheck is what must hold in the index and the worktree before a
@@ -152,8 +112,10 @@ func (r *Repo) mergeProblems(idx *Index, ms []pathMerge, chk mergeCheck) ([]stri
 // applyMerge writes a merge's outcome: clean paths into the index (stage
 // 0) and the worktree, conflicted ones as stages 1-3 with the worktree
 // holding the file with markers. It returns the conflicted paths.
-func (r *Repo) applyMerge(idx *Index, ms []pathMerge, onTouch func(Touched)) (conflicts []string, n int, err error) {
-	var ops []wtOp
+// extra are further writes of the same operation (a stash's untracked
+// files), verified and written together with the merge's.
+func (r *Repo) applyMerge(idx *Index, ms []pathMerge, extra []wtOp, onTouch func(Touched)) (conflicts []string, n int, err error) {
+	ops := append([]wtOp(nil), extra...)
 	for _, m := range ms {
 		switch {
 		case m.conflict != "":
@@ -166,12 +128,10 @@ func (r *Repo) applyMerge(idx *Index, ms []pathMerge, onTouch func(Touched)) (co
 			}
 		case !m.exists:
 			ops = append(ops, wtOp{path: m.path, remove: true})
+		case m.data != nil:
+			ops = append(ops, wtOp{path: m.path, data: m.data, mode: m.entry.mode})
 		case m.entry.mode != modeGitlink:
-			data, err := r.readBlob(m.entry.hash)
-			if err != nil {
-				return nil, 0, err
-			}
-			ops = append(ops, wtOp{path: m.path, data: data, mode: m.entry.mode})
+			ops = append(ops, wtOp{path: m.path, hash: m.entry.hash, mode: m.entry.mode})
 		}
 	}
 	stats, err := r.putWorktree(ops, onTouch)

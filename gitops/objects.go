@@ -132,6 +132,9 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if h == emptyTree || h.IsZero() {
 		return nil, nil
 	}
+	if data, ok := r.memTrees[h]; ok {
+		return parseTree(data)
+	}
 	obj, err := r.object(h, plumbing.TreeObject, 0)
 	if err != nil {
 		return nil, err
@@ -313,6 +316,28 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (plumbing.Hash,
 		return h, gitErr(r.top, "write an object", fmt.Errorf("stored as %s, expected %s", got, h))
 	}
 	return h, nil
+}
+
+// holdTrees makes the trees of a built index tree readable (readTree)
+// without storing them: an operation that may yet be refused writes no
+// object.
+func (r *Repo) holdTrees(n *treeNode) {
+	if r.memTrees == nil {
+		r.memTrees = map[plumbing.Hash][]byte{}
+	}
+	var walk func(n *treeNode)
+	walk = func(n *treeNode) {
+		if _, ok := r.memTrees[n.hash]; ok {
+			return
+		}
+		r.memTrees[n.hash] = n.data
+		for _, e := range n.ents {
+			if e.sub != nil {
+				walk(e.sub)
+			}
+		}
+	}
+	walk(n)
 }
 
 // writeTrees stores every tree of a built index tree that the object store

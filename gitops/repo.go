@@ -50,6 +50,8 @@ type Repo struct {
 	packsOnce sync.Once // packs, listed on first object read (rawobject.go)
 	packsMu   sync.Mutex
 	packs     []*pack
+
+	memTrees map[plumbing.Hash][]byte // trees built in memory, not stored (holdTrees)
 }
 
 // ErrNotRepository is wrapped by the not_a_repository error Open returns.
@@ -88,7 +90,7 @@ func Open(j *shell.Jail, root string) (*Repo, error) {
 		r.closers = append(r.closers, cfs)
 		r.gfs = dotgit.NewRepositoryFilesystem(gfs, cfs)
 	}
-	wfs, err := j.GitFS(top)
+	wfs, err := j.WorktreeFS(top)
 	if err != nil {
 		return nil, err
 	}

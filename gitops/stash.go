@@ -70,12 +70,6 @@ func (r *Repo) Stash(ctx context.Context, opt StashOptions) (*StashResult, error
 	return nil, shell.Errorf(shell.CodeInvalidArgument, "", "action must be push, pop, apply, drop, list or show, not %q", opt.Action)
 }
 
-func (r *Repo) touch(opt StashOptions, t Touched) {
-	if opt.OnTouch != nil {
-		opt.OnTouch(t)
-	}
-}
-
 func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	h, err := r.head()
 	if err != nil {
@@ -113,7 +107,7 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 		return false
 	}
 	itree := buildIndexTree(idx, true)
-	headFiles, err := r.treeFiles(hc.tree)
+	headFiles, err := r.checkoutFiles(hc.tree, "HEAD ("+short(h.hash)+"), which stash resets the worktree to")
 	if err != nil {
 		return nil, err
 	}
@@ -260,52 +254,28 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 		}
 	}
 	sort.Strings(writes)
-	n := 0
+	var changes []worktreeChange
 	for _, p := range removals {
-		before, err := r.readWorktree(p, true)
-		if err != nil || !before.exists || before.isDir {
-			continue
-		}
-		if err := r.removeWorktree(p); err != nil {
-			return nil, err
-		}
-		r.touch(opt, newTouched(p, before.data, nil, true, false))
-		n++
+		changes = append(changes, worktreeChange{Path: p, Remove: true})
 	}
 	for _, p := range writes {
-		if r.denied(p) {
+		if !r.denied(p) {
+			changes = append(changes, worktreeChange{Path: p, Entry: headFiles[p]})
+		}
+	}
+	stats, n, err := r.applyWorktree(changes, opt.OnTouch)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		if c.Remove {
 			continue
 		}
-		he := headFiles[p]
-		data, err := r.readBlob(he.hash)
-		if err != nil {
-			return nil, err
+		e := IndexEntry{Mode: c.Entry.mode, Hash: c.Entry.hash, Path: c.Path}
+		if st, ok := stats[c.Path]; ok {
+			e.setStat(st)
 		}
-		before, err := r.readWorktree(p, true)
-		if err != nil {
-			return nil, err
-		}
-		e := IndexEntry{Mode: he.mode, Hash: he.hash, Path: p}
-		if before.exists && !before.isDir && before.mode == he.mode && string(before.data) == string(data) {
-			e.setStat(before.stat) // already right (a staged change reverted in the worktree)
-			nidx.Entries = append(nidx.Entries, e)
-			continue
-		}
-		if he.mode == modeGitlink {
-			nidx.Entries = append(nidx.Entries, e)
-			continue
-		}
-		if before.isDir {
-			r.wfs.Remove(p) // an empty folder where the file goes
-		}
-		st, err := r.writeWorktree(p, data, he.mode)
-		if err != nil {
-			return nil, err
-		}
-		e.setStat(st)
 		nidx.Entries = append(nidx.Entries, e)
-		r.touch(opt, newTouched(p, before.data, data, before.exists && !before.isDir, true))
-		n++
 	}
 	if err := lk.write(nidx); err != nil {
 		return nil, err

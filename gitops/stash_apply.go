@@ -216,7 +216,7 @@ func (r *Repo) stashApply(opt StashOptions, pop bool) (*StashResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if uFiles, err = r.treeFiles(uc.tree); err != nil {
+		if uFiles, err = r.checkoutFiles(uc.tree, "the untracked files of "+fmt.Sprintf("stash@{%d}", n)); err != nil {
 			return nil, err
 		}
 	}
@@ -231,9 +231,7 @@ func (r *Repo) stashApply(opt StashOptions, pop bool) (*StashResult, error) {
 	}
 	// Ours is the index as it stands.
 	itree := buildIndexTree(idx, true)
-	if err := r.writeTrees(itree); err != nil {
-		return nil, err
-	}
+	r.holdTrees(itree)
 	ms, err := r.mergeTrees(bc.tree, itree.hash, wc.tree, MergeLabels{Ours: "Updated upstream", Base: "Stash base", Theirs: "Stashed changes"})
 	if err != nil {
 		return nil, err
@@ -265,23 +263,15 @@ func (r *Repo) stashApply(opt StashOptions, pop bool) (*StashResult, error) {
 			orig[e.Path] = e
 		}
 	}
-	conflicts, count, err := r.applyMerge(idx, ms, opt.OnTouch)
-	if err != nil {
-		return nil, err
-	}
 	var uops []wtOp
 	for _, p := range upaths {
 		u := uFiles[p]
-		data, err := r.readBlob(u.hash)
-		if err != nil {
-			return nil, err
-		}
-		uops = append(uops, wtOp{path: p, data: data, mode: u.mode})
+		uops = append(uops, wtOp{path: p, hash: u.hash, mode: u.mode})
 	}
-	if _, err := r.putWorktree(uops, opt.OnTouch); err != nil {
+	conflicts, count, err := r.applyMerge(idx, ms, uops, opt.OnTouch)
+	if err != nil {
 		return nil, err
 	}
-	count += len(uops)
 	if len(conflicts) == 0 {
 		// Like git stash apply without --index: the index goes back to
 		// what it was, but files the stash added stay staged.

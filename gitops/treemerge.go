@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -29,6 +30,7 @@ type pathMerge struct {
 	// Clean: the result (exists false: deleted).
 	entry  treeEntry
 	exists bool
+	data   []byte // a merged blob not stored yet (nil: entry's blob exists)
 	// Conflict: the index stages (1 base, 2 ours, 3 theirs) and what the
 	// worktree gets.
 	stages   [4]treeEntry
@@ -48,6 +50,10 @@ type side struct {
 func (r *Repo) mergeTrees(base, ours, theirs plumbing.Hash, l MergeLabels) ([]pathMerge, error) {
 	m := &treeMerger{r: r, l: l, style: r.conflictStyle()}
 	if err := m.dir("", base, ours, theirs); err != nil {
+		var ue *UnsafePathError
+		if errors.As(err, &ue) {
+			return nil, r.refuseTree(ue, "the merge of "+short(theirs))
+		}
 		return nil, err
 	}
 	sort.Slice(m.out, func(i, j int) bool { return m.out[i].path < m.out[j].path })
@@ -71,9 +77,12 @@ type treeMerger struct {
 	out   []pathMerge
 }
 
-func (m *treeMerger) entries(h plumbing.Hash) (map[string]treeEntry, error) {
+func (m *treeMerger) entries(prefix string, h plumbing.Hash) (map[string]treeEntry, error) {
 	ents, err := m.r.readTree(h)
 	if err != nil {
+		return nil, err
+	}
+	if err := verifyTreeEntries(prefix, ents); err != nil {
 		return nil, err
 	}
 	out := make(map[string]treeEntry, len(ents))
@@ -90,20 +99,20 @@ func (m *treeMerger) dir(prefix string, b, o, t plumbing.Hash) error {
 	}
 	if b == o {
 		// Only theirs changed: its version of every path that differs.
-		return m.r.diffTrees(prefix, o, t, func(p string, oe, te side) error {
+		return m.r.diffTreesVerified(prefix, o, t, func(p string, oe, te side) error {
 			m.out = append(m.out, pathMerge{path: p, entry: te.e, exists: te.ok})
 			return nil
 		})
 	}
-	be, err := m.entries(b)
+	be, err := m.entries(prefix, b)
 	if err != nil {
 		return err
 	}
-	oe, err := m.entries(o)
+	oe, err := m.entries(prefix, o)
 	if err != nil {
 		return err
 	}
-	te, err := m.entries(t)
+	te, err := m.entries(prefix, t)
 	if err != nil {
 		return err
 	}
@@ -294,14 +303,11 @@ func (m *treeMerger) file(p string, b, o, t side) error {
 	merged, n := Merge3(Merge3Input{Base: baseData, Ours: ours, Theirs: theirs,
 		OursLabel: m.l.Ours, BaseLabel: m.l.Base, TheirsLabel: m.l.Theirs, Style: m.style})
 	if n == 0 && !modeConflict {
-		h, err := m.r.writeObject(plumbing.BlobObject, merged)
-		if err != nil {
-			return err
-		}
+		h := hashObject("blob", merged) // stored when written (applyMerge)
 		if h == o.e.hash && mode == o.e.mode {
 			return nil
 		}
-		m.out = append(m.out, pathMerge{path: p, entry: treeEntry{name: t.e.name, mode: mode, hash: h}, exists: true})
+		m.out = append(m.out, pathMerge{path: p, entry: treeEntry{name: t.e.name, mode: mode, hash: h}, exists: true, data: merged})
 		return nil
 	}
 	pm.conflict = "content"
@@ -317,6 +323,16 @@ func (m *treeMerger) file(p string, b, o, t side) error {
 // diffTrees calls fn for every file path where trees a and b differ
 // (zero: empty), entering only folders whose hashes differ.
 func (r *Repo) diffTrees(prefix string, a, b plumbing.Hash, fn func(p string, ea, eb side) error) error {
+	return r.diffTreesV(prefix, a, b, false, fn)
+}
+
+// diffTreesVerified is diffTrees for a tree b about to be written: each of
+// b's tree objects it reads is verified (verifyTreeEntries).
+func (r *Repo) diffTreesVerified(prefix string, a, b plumbing.Hash, fn func(p string, ea, eb side) error) error {
+	return r.diffTreesV(prefix, a, b, true, fn)
+}
+
+func (r *Repo) diffTreesV(prefix string, a, b plumbing.Hash, verify bool, fn func(p string, ea, eb side) error) error {
 	if a == b {
 		return nil
 	}
@@ -327,6 +343,11 @@ func (r *Repo) diffTrees(prefix string, a, b plumbing.Hash, fn func(p string, ea
 	be, err := r.readTree(b)
 	if err != nil {
 		return err
+	}
+	if verify {
+		if err := verifyTreeEntries(prefix, be); err != nil {
+			return err
+		}
 	}
 	bm := make(map[string]treeEntry, len(be))
 	for _, e := range be {
@@ -352,7 +373,7 @@ func (r *Repo) diffTrees(prefix string, a, b plumbing.Hash, fn func(p string, ea
 			if yd {
 				yh = y.hash
 			}
-			if err := r.diffTrees(p, xh, yh, fn); err != nil {
+			if err := r.diffTreesV(p, xh, yh, verify, fn); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,8 @@
 package gitops
 
 import (
+	"errors"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -25,7 +27,7 @@ func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int,
 	symlinks := r.cfg.boolean("core", "", "symlinks", true)
 	var ms []pathMerge
 	var problems []string
-	err = r.diffTrees("", from, to, func(p string, o, n side) error {
+	err = r.diffTreesVerified("", from, to, func(p string, o, n side) error {
 		cur := idx.entry(p)
 		sameAs := func(s side) bool {
 			if cur == nil || cur.intentToAdd() {
@@ -72,12 +74,16 @@ func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int,
 		return nil
 	})
 	if err != nil {
+		var ue *UnsafePathError
+		if errors.As(err, &ue) {
+			return 0, nil, r.refuseTree(ue, "the commit "+short(to)+" checked out")
+		}
 		return 0, nil, err
 	}
 	if len(problems) > 0 {
 		return 0, problems, nil
 	}
-	_, n, err := r.applyMerge(idx, ms, onTouch)
+	_, n, err := r.applyMerge(idx, ms, nil, onTouch)
 	if err != nil {
 		return n, nil, err
 	}

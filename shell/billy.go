@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -25,11 +26,12 @@ import (
 // Made by RemoteRepoFS it serves a file:// remote the repository's own
 // configuration names, which may lie outside the jail.
 type BillyFS struct {
-	root    *os.Root // opened at base
-	base    string   // absolute path of the folder root was opened at
-	sub     string   // chroot inside root, "/"-separated, "" for none
-	jail    *Jail    // nil: no deny globs (a remote)
-	jailRel string   // base relative to its jail root ("." for the root)
+	root     *os.Root // opened at base
+	base     string   // absolute path of the folder root was opened at
+	sub      string   // chroot inside root, "/"-separated, "" for none
+	jail     *Jail    // nil: no deny globs (a remote)
+	jailRel  string   // base relative to its jail root ("." for the root)
+	worktree bool     // a worktree: .git is out of reach, nothing is written through a symlink
 }
 
 var _ billy.Filesystem = (*BillyFS)(nil)
@@ -49,6 +51,31 @@ func (j *Jail) GitFS(abs string) (*BillyFS, error) {
 		return nil, AsError(err, t.abs)
 	}
 	return &BillyFS{root: r, base: t.realAbs(), jail: j, jailRel: t.rel}, nil
+}
+
+// WorktreeFS opens a go-billy filesystem over a repository's worktree (the
+// folder holding .git), for gitops and go-git. It is GitFS with two more
+// rules, so that nothing a tree holds can reach git's own data through it:
+//
+//   - any path with a segment that names .git (IsDotGit: any case, and the
+//     NTFS and HFS+ spellings) is refused, for reads and writes alike, and
+//     ReadDir leaves such entries out; only the git-dir filesystem (GitFS)
+//     may touch the git folder;
+//   - nothing is written, created, removed, renamed or chmod'ed through a
+//     symbolic link: every folder on the way must be a real folder (as git
+//     refuses to write "beyond a symbolic link"), and files are opened for
+//     writing with O_NOFOLLOW.
+//
+// The second rule is checked with lstat just before each call; it guards
+// against trees, not against a local process racing to swap a folder for
+// a link (which could write .git directly anyway).
+func (j *Jail) WorktreeFS(abs string) (*BillyFS, error) {
+	b, err := j.GitFS(abs)
+	if err != nil {
+		return nil, err
+	}
+	b.worktree = true
+	return b, nil
 }
 
 // RemoteRepoFS opens a go-billy filesystem over a repository folder that a
@@ -111,7 +138,58 @@ func (b *BillyFS) path(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if b.worktree && HasDotGitSegment(p) {
+		abs := path.Join(b.base, relOrEmpty(p))
+		return "", &Error{Code: CodeDenied, Path: abs, Err: fs.ErrPermission,
+			Message: abs + " is inside .git (or names it in a spelling some file system reads as .git); git functions never touch git's own folder through the worktree"}
+	}
 	return p, b.check(p)
+}
+
+// writePath is path for a call that changes p: in a worktree, every folder
+// on the way to p (and p itself when self is true: a call that would follow
+// a link there) must not be a symbolic link.
+func (b *BillyFS) writePath(name string, self bool) (string, error) {
+	p, err := b.path(name)
+	if err != nil || !b.worktree {
+		return p, err
+	}
+	return p, b.noLinkOnTheWay(p, self)
+}
+
+// noLinkOnTheWay refuses p when a folder leading to it (or p itself, with
+// self) is a symbolic link. Missing components end the check: nothing
+// below them exists yet.
+func (b *BillyFS) noLinkOnTheWay(p string, self bool) error {
+	if p == "." {
+		return nil
+	}
+	end := len(p)
+	if !self {
+		end = strings.LastIndexByte(p, '/')
+		if end < 0 {
+			return nil
+		}
+	}
+	for i := 0; i <= end; i++ {
+		if i < end && p[i] != '/' {
+			continue
+		}
+		prefix := p[:i]
+		fi, err := b.root.Lstat(prefix)
+		if err != nil {
+			return nil // missing (or not a folder): the call itself will say so
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			abs := path.Join(b.base, prefix)
+			return &Error{Code: CodeDenied, Path: abs, Err: fs.ErrPermission,
+				Message: fmt.Sprintf("%s is a symbolic link; git functions never write beyond one (%s)", abs, path.Join(b.base, p))}
+		}
+		if !fi.IsDir() {
+			return nil
+		}
+	}
+	return nil
 }
 
 // billyName is p (relative to root) as a name relative to this chroot.
@@ -133,7 +211,12 @@ func (b *BillyFS) Open(filename string) (billy.File, error) {
 // OpenFile opens a file; with O_CREATE its missing parents are created, as
 // go-git expects of a billy filesystem.
 func (b *BillyFS) OpenFile(filename string, flag int, perm os.FileMode) (billy.File, error) {
+	writes := flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0
 	p, err := b.path(filename)
+	if err == nil && writes && b.worktree {
+		err = b.noLinkOnTheWay(p, false)
+		flag |= syscall.O_NOFOLLOW
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +257,11 @@ func (b *BillyFS) Lstat(filename string) (os.FileInfo, error) {
 
 // Rename moves oldpath to newpath, creating newpath's parents.
 func (b *BillyFS) Rename(oldpath, newpath string) error {
-	from, err := b.path(oldpath)
+	from, err := b.writePath(oldpath, false)
 	if err != nil {
 		return err
 	}
-	to, err := b.path(newpath)
+	to, err := b.writePath(newpath, false)
 	if err != nil {
 		return err
 	}
@@ -189,7 +272,7 @@ func (b *BillyFS) Rename(oldpath, newpath string) error {
 }
 
 func (b *BillyFS) Remove(filename string) error {
-	p, err := b.path(filename)
+	p, err := b.writePath(filename, false)
 	if err != nil {
 		return err
 	}
@@ -201,7 +284,7 @@ func (b *BillyFS) Remove(filename string) error {
 
 // RemoveAll removes a path with everything under it (util.RemoveAll uses it).
 func (b *BillyFS) RemoveAll(filename string) error {
-	p, err := b.path(filename)
+	p, err := b.writePath(filename, false)
 	if err != nil {
 		return err
 	}
@@ -216,7 +299,7 @@ func (b *BillyFS) Join(elem ...string) string { return path.Join(elem...) }
 // TempFile creates a new file with a random name in dir (created if need
 // be). Its Name is relative to this filesystem, ready for Rename.
 func (b *BillyFS) TempFile(dir, prefix string) (billy.File, error) {
-	d, err := b.path(dir)
+	d, err := b.writePath(dir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +340,7 @@ func (b *BillyFS) ReadDir(dir string) ([]os.FileInfo, error) {
 	}
 	out := make([]os.FileInfo, 0, len(ents))
 	for _, e := range ents {
-		if IsTempName(e.Name()) {
+		if IsTempName(e.Name()) || b.worktree && IsDotGit(e.Name()) {
 			continue
 		}
 		if b.check(path.Join(p, e.Name())) != nil {
@@ -273,7 +356,7 @@ func (b *BillyFS) ReadDir(dir string) ([]os.FileInfo, error) {
 }
 
 func (b *BillyFS) MkdirAll(filename string, perm os.FileMode) error {
-	p, err := b.path(filename)
+	p, err := b.writePath(filename, true)
 	if err != nil {
 		return err
 	}
@@ -286,7 +369,7 @@ func (b *BillyFS) MkdirAll(filename string, perm os.FileMode) error {
 // Symlink creates link pointing at target (text, not checked), creating
 // link's parents.
 func (b *BillyFS) Symlink(target, link string) error {
-	p, err := b.path(link)
+	p, err := b.writePath(link, false)
 	if err != nil {
 		return err
 	}
@@ -305,7 +388,7 @@ func (b *BillyFS) Readlink(link string) (string, error) {
 }
 
 func (b *BillyFS) Chmod(name string, mode os.FileMode) error {
-	p, err := b.path(name)
+	p, err := b.writePath(name, true)
 	if err != nil {
 		return err
 	}
@@ -313,7 +396,7 @@ func (b *BillyFS) Chmod(name string, mode os.FileMode) error {
 }
 
 func (b *BillyFS) Lchown(name string, uid, gid int) error {
-	p, err := b.path(name)
+	p, err := b.writePath(name, false)
 	if err != nil {
 		return err
 	}
@@ -321,7 +404,7 @@ func (b *BillyFS) Lchown(name string, uid, gid int) error {
 }
 
 func (b *BillyFS) Chown(name string, uid, gid int) error {
-	p, err := b.path(name)
+	p, err := b.writePath(name, true)
 	if err != nil {
 		return err
 	}
@@ -329,7 +412,7 @@ func (b *BillyFS) Chown(name string, uid, gid int) error {
 }
 
 func (b *BillyFS) Chtimes(name string, atime, mtime time.Time) error {
-	p, err := b.path(name)
+	p, err := b.writePath(name, true)
 	if err != nil {
 		return err
 	}
