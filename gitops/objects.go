@@ -135,6 +135,9 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if data, ok := r.memTrees[h]; ok {
 		return parseTree(data)
 	}
+	if ents, ok := treeCache.get(h); ok {
+		return ents, nil
+	}
 	obj, err := r.object(h, plumbing.TreeObject, 0)
 	if err != nil {
 		return nil, err
@@ -143,8 +146,15 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, gitErr(r.top, "read tree "+h.String(), err)
 	}
+	treeCache.put(h, out)
 	return out, nil
 }
+
+// treeCache keeps parsed trees across calls (a tree's name is its content,
+// so an entry never goes stale): a history walk reads each commit's trees
+// and its parent's, which the previous commit read. Callers must not
+// modify what they get.
+var treeCache = newLRU[plumbing.Hash](1<<14, one[[]treeEntry])
 
 // parseTree decodes a tree object's entries.
 func parseTree(data []byte) ([]treeEntry, error) {

@@ -51,7 +51,9 @@ type Repo struct {
 	packsMu   sync.Mutex
 	packs     []*pack
 
-	memTrees map[plumbing.Hash][]byte // trees built in memory, not stored (holdTrees)
+	memTrees  map[plumbing.Hash][]byte // trees built in memory, not stored (holdTrees)
+	bases     *lru[baseKey, baseObj]   // delta bases inflated by this call (rawobject.go)
+	basesOnce sync.Once
 }
 
 // ErrNotRepository is wrapped by the not_a_repository error Open returns.

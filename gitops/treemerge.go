@@ -349,21 +349,40 @@ func (r *Repo) diffTreesV(prefix string, a, b plumbing.Hash, verify bool, fn fun
 			return err
 		}
 	}
-	bm := make(map[string]treeEntry, len(be))
-	for _, e := range be {
-		bm[e.name] = e
-	}
-	am := make(map[string]treeEntry, len(ae))
-	for _, e := range ae {
-		am[e.name] = e
-	}
-	visit := func(name string) error {
-		x, okx := am[name]
-		y, oky := bm[name]
-		p := joinPath(prefix, name)
-		if okx && oky && x.hash == y.hash && x.mode == y.mode {
-			return nil
+	// Both lists are in git's tree order: walk them side by side.
+	i, k := 0, 0
+	for i < len(ae) || k < len(be) {
+		var c int
+		switch {
+		case i == len(ae):
+			c = 1
+		case k == len(be):
+			c = -1
+		default:
+			c = treeCompare(ae[i].name, ae[i].isDir(), be[k].name, be[k].isDir())
 		}
+		var x, y treeEntry
+		var okx, oky bool
+		switch {
+		case c < 0:
+			x, okx = ae[i], true
+			i++
+		case c > 0:
+			y, oky = be[k], true
+			k++
+		default:
+			x, okx, y, oky = ae[i], true, be[k], true
+			i++
+			k++
+		}
+		if okx && oky && x.hash == y.hash && x.mode == y.mode {
+			continue
+		}
+		name := x.name
+		if !okx {
+			name = y.name
+		}
+		p := joinPath(prefix, name)
 		xd, yd := okx && x.isDir(), oky && y.isDir()
 		if xd || yd {
 			var xh, yh plumbing.Hash
@@ -377,20 +396,8 @@ func (r *Repo) diffTreesV(prefix string, a, b plumbing.Hash, verify bool, fn fun
 				return err
 			}
 		}
-		xf, yf := okx && !xd, oky && !yd
-		if xf || yf {
-			return fn(p, side{x, xf}, side{y, yf})
-		}
-		return nil
-	}
-	for _, e := range ae {
-		if err := visit(e.name); err != nil {
-			return err
-		}
-	}
-	for _, e := range be {
-		if _, ok := am[e.name]; !ok {
-			if err := visit(e.name); err != nil {
+		if xf, yf := okx && !xd, oky && !yd; xf || yf {
+			if err := fn(p, side{x, xf}, side{y, yf}); err != nil {
 				return err
 			}
 		}
