@@ -95,15 +95,12 @@ func (r *Repo) mergeProblems(idx *Index, ms []pathMerge, chk mergeCheck) ([]stri
 			}
 			continue
 		}
-		w, err := r.readWorktree(m.path, true)
+		w, err := r.readWorktree(m.path, false)
 		if err != nil {
 			return nil, err
 		}
 		if w.exists && !w.isDir {
-			same := m.exists && m.conflict == "" && w.mode == m.entry.mode && hashObject("blob", w.data) == m.entry.hash
-			if !same {
-				problems = append(problems, m.path+" is an untracked file in the way")
-			}
+			problems = append(problems, m.path+" is an untracked file in the way")
 		}
 	}
 	return problems, nil

@@ -58,7 +58,7 @@ func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int,
 				return nil
 			}
 		default:
-			if w, _ := r.readWorktree(p, true); w.exists && !w.isDir && !(n.ok && w.mode == n.e.mode && hashObject("blob", w.data) == n.e.hash) {
+			if w, _ := r.readWorktree(p, false); w.exists && !w.isDir {
 				problems = append(problems, p+" is an untracked file in the way")
 				return nil
 			}
