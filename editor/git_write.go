@@ -212,12 +212,20 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 // gitEventSink turns the files a git operation touched into change
 // events, journaled in batches.
 type gitEventSink struct {
-	s     *Service
-	ctx   context.Context
-	root  string
-	r     *gitops.Repo
-	cause string
-	evs   []workspace.Event
+	s       *Service
+	ctx     context.Context
+	root    string
+	r       *gitops.Repo
+	cause   string
+	evs     []workspace.Event
+	changed []bufferChange
+}
+
+// bufferChange is a file a git operation rewrote, for refreshing the open
+// buffer that still showed its old content.
+type bufferChange struct {
+	stored, abs   string
+	before, after string // versions
 }
 
 func (s *Service) gitEvents(ctx context.Context, root string, r *gitops.Repo, cause string) *gitEventSink {
@@ -228,6 +236,9 @@ func (g *gitEventSink) add(t gitops.Touched) {
 	l := loc{abs: g.r.Abs(t.Path), stored: fromRepo(g.root, g.r, t.Path)}
 	if t.Known {
 		g.evs = append(g.evs, g.s.changeEvent(g.root, l, g.cause, t.Kind, t.Before, t.After))
+		if t.Kind == "modified" {
+			g.changed = append(g.changed, bufferChange{stored: l.stored, abs: l.abs, before: Version(t.Before), after: Version(t.After)})
+		}
 	} else {
 		// Binary or very large: the event says what changed, without a patch.
 		g.evs = append(g.evs, workspace.Event{Root: g.root, Path: l.stored, Kind: t.Kind, Cause: g.cause, Truncated: true})
@@ -241,6 +252,56 @@ func (g *gitEventSink) flush() {
 	if len(g.evs) > 0 {
 		g.s.emit(g.ctx, g.evs...)
 		g.evs = nil
+	}
+	g.refreshBuffers()
+}
+
+// refreshBuffers moves each open buffer that showed a rewritten file's old
+// content (it was clean) to the new content's version and mtime, so the
+// record matches the disk after a switch, a pull or a stash pop. A buffer
+// whose version was already different keeps it: its holder must re-open.
+func (g *gitEventSink) refreshBuffers() {
+	if len(g.changed) == 0 {
+		return
+	}
+	changed := g.changed
+	g.changed = nil
+	byPath := map[string]bufferChange{}
+	for _, c := range changed {
+		if prev, ok := byPath[c.stored]; ok {
+			c.before = prev.before // several writes of one file: first to last
+		}
+		byPath[c.stored] = c
+	}
+	open := false
+	for _, b := range g.s.store.Load().Session(g.root).Buffers {
+		if c, ok := byPath[b.Path]; ok && b.Version == c.before {
+			open = true
+		}
+	}
+	if !open {
+		return
+	}
+	_, err := g.s.store.Update(g.ctx, func(rec *workspace.Record) (bool, error) {
+		sess := rec.Session(g.root)
+		any := false
+		for _, b := range sess.Buffers {
+			c, ok := byPath[b.Path]
+			if !ok || b.Version != c.before {
+				continue
+			}
+			b.Version = c.after
+			if in, err := g.s.jail.Stat(c.abs); err == nil {
+				b.Mtime = in.ModTime
+			}
+			if sess.Upsert(b) {
+				any = true
+			}
+		}
+		return any, nil
+	})
+	if err != nil {
+		g.s.warn("refreshing open buffers after " + g.cause + ": " + err.Error())
 	}
 }
 

@@ -233,7 +233,7 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if create {
 		kind = "created"
 	}
-	ev := s.changeEvent(root, l, "editor::save", kind, cur.data, content)
+	ev := s.changeEvent(root, l, causeOf(ctx, "editor::save"), kind, cur.data, content)
 	resp.Added, resp.Removed = ev.Added, ev.Removed
 	// The content is on disk now: a record that cannot be updated (a stuck
 	// lock, a broken state dir) is reported, but must not turn a save that
