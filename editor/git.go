@@ -74,14 +74,13 @@ func init() {
 			`Example: {} -> {"branch": "main", "clean": false, "entries": [{"path": "src/a.go", "index": "unchanged", "worktree": "modified", "staged": false}]}.`,
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"Changed line ranges of one file against the staged version, HEAD, the upstream or any revision (against rev, rev main~2), for an editor gutter or a review. "+
-			"context_lines defaults to 0, which gives exact ranges; the unified patch comes along. An untracked file gives untracked: true and no hunks. "+
-			"Sides over max_diff_bytes (2,000,000) are too_large, binary files binary. "+
+		"Changed line ranges of one file against the staged version, HEAD, the upstream or any revision (against rev, rev main~2), for a gutter or a review. "+
+			"context_lines 0 (default) gives exact ranges; the patch comes along. An untracked file gives untracked: true. "+
 			`Example: {"path": "src/main.go", "against": "head"}.`,
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"Content of a file at any revision git rev-parse accepts (HEAD by default, main~3, HEAD^2, stash@{0}^3, HEAD@{2}, a tag, a SHA; \":\" the staged version, \":1\"/\":2\"/\":3\" a conflict's stages), "+
-			"to compare with or restore from. exists: false when the file is absent at that revision; an unknown revision is invalid_argument. "+
+		"Content of a file at any revision git rev-parse accepts (HEAD by default, main~3, HEAD^2, stash@{0}^3, HEAD@{2}, a SHA; \":\" the staged version, \":1\"/\":2\"/\":3\" a conflict's stages). "+
+			"exists: false when absent there; an unknown revision is invalid_argument. "+
 			`Example: {"path": "README.md", "rev": "HEAD~1"}.`,
 		readOnly, (*Service).GitShow)
 }

@@ -35,7 +35,7 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit in the repository holding the workspace: stages everything first (stage_all, like git add -A), or exactly paths. "+
+		"Commit: stages everything first (stage_all, like git add -A), or exactly paths. "+
 			"Finishes a merge left with conflicts (fix the markers, then commit; message may be empty). Author from git config user.name/user.email. "+
 			"Nothing to commit gives committed: false. "+
 			`Example: {"message": "Fix the parser's handling of empty input"}.`,
@@ -157,10 +157,9 @@ type GitStashResponse struct {
 
 func init() {
 	define("editor::git::stash",
-		"Set local changes aside and bring them back, in git's own stash format (git stash sees editord's stashes and the other way round). "+
-			"push (optionally only paths), pop/apply (merged into changed files as git does; on conflict the stash is kept and the files get markers), "+
-			"drop, list, show (a patch). Name a stash as stash@{n}. Files changed are reported in editor::changes. "+
-			`Example: {"action": "pop", "stash": "stash@{1}"}.`,
+		"Set local changes aside and bring them back in git's stash format (git stash sees them too): push (optionally paths), "+
+			"pop/apply (merged into changed files as git does; on conflict the stash is kept, files get markers), drop, list, show (a patch). "+
+			`Name a stash stash@{n}. Example: {"action": "pop", "stash": "stash@{1}"}.`,
 		destructive, (*Service).GitStash)
 }
 
@@ -322,9 +321,9 @@ type GitSyncResponse struct {
 
 func init() {
 	define("editor::git::sync",
-		"Talk to the branch's remote: fetch, pull (mode ff-only by default; mode merge merges a diverged branch, leaving conflicts as git does), or push. "+
-			"ssh, https and file:// remotes; credentials come from where git finds them. Reports MCP progress when asked. "+
-			"A remote silent past git_timeout_ms (15,000) gives ok: false and stale: true. "+
+		"Talk to the branch's remote: fetch, pull (ff-only by default; mode merge merges a diverged branch, leaving conflicts as git does), push. "+
+			"ssh, https, file://; credentials from where git finds them; MCP progress when asked. "+
+			"A remote silent past git_timeout_ms gives ok: false, stale: true. "+
 			`Example: {"action": "pull", "mode": "merge"}.`,
 		openWorld, (*Service).GitSync)
 }
