@@ -74,12 +74,14 @@ type blamer struct {
 	q       blameQueue
 	byKey   map[string]*blameSuspect
 	seq     int
-	records map[plumbing.Hash][][]byte
+	records *lru[plumbing.Hash, [][]byte]
 	out     []BlameLine
 }
 
+// lines splits a blob into records, keeping the last few: each version is
+// needed as the newer side of one diff and the older side of the next.
 func (b *blamer) lines(h plumbing.Hash) ([][]byte, error) {
-	if recs, ok := b.records[h]; ok {
+	if recs, ok := b.records.get(h); ok {
 		return recs, nil
 	}
 	data, err := b.r.readBlob(h)
@@ -87,7 +89,7 @@ func (b *blamer) lines(h plumbing.Hash) ([][]byte, error) {
 		return nil, err
 	}
 	recs := splitRecords(data)
-	b.records[h] = recs
+	b.records.put(h, recs)
 	return recs, nil
 }
 
@@ -135,7 +137,7 @@ func (r *Repo) Blame(ctx context.Context, opt BlameOptions) ([]BlameLine, int, e
 	if !found || te.isDir() || te.mode == modeGitlink {
 		return nil, 0, shell.Errorf(shell.CodeNotFound, r.Abs(opt.Path), "%s is not a file at %s; blame needs a file that is committed there (editor::git::status lists what is new)", opt.Path, revName(opt.Rev))
 	}
-	b := &blamer{r: r, byKey: map[string]*blameSuspect{}, records: map[plumbing.Hash][][]byte{}}
+	b := &blamer{r: r, byKey: map[string]*blameSuspect{}, records: newLRU[plumbing.Hash](16, one[[][]byte])}
 	recs, err := b.lines(te.hash)
 	if err != nil {
 		return nil, 0, err

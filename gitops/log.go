@@ -244,13 +244,7 @@ func fillAuthor(e *LogEntry, c *commitInfo) {
 
 // lineCounts is git's --numstat count for one file: lines added, removed.
 func lineCounts(before, after []byte) (added, removed int) {
-	if string(before) == string(after) {
-		return 0, 0
-	}
-	for _, c := range xdiff(splitRecords(before), splitRecords(after), xdiffOptions{}) {
-		added += c.chg2
-		removed += c.chg1
-	}
+	removed, added = xcountChanges(before, after)
 	return added, removed
 }
 

@@ -1,5 +1,10 @@
 package gitops
 
+import (
+	"bytes"
+	"hash/maphash"
+)
+
 // A line diff that chooses the same lines git's xdiff chooses (Myers'
 // O(ND) algorithm with git's preparation and heuristics), so that merges,
 // blame and --numstat agree with git line for line, not only in size:
@@ -17,19 +22,28 @@ package gitops
 //     other side's changes, or by the indent heuristic when asked).
 
 type xfile struct {
-	recs    [][]byte
-	ha      []int  // equivalence class of each record
-	chg     []bool // changed marks, offset by one: chg[i+1] is record i
-	rindex  []int  // records taking part in the search
-	rha     []int  // their classes
-	dstart  int
-	dend    int
-	nrec    int
-	classes int
+	recs   [][]byte
+	ha     []int32 // class of each record; -1 until needed (trimmed ends)
+	cl     *classifier
+	chg    []bool // changed marks, offset by one: chg[i+1] is record i
+	rindex []int  // records taking part in the search
+	rha    []int32
+	dstart int
+	dend   int
+	nrec   int
 }
 
 func (f *xfile) changed(i int) bool { return f.chg[i+1] }
 func (f *xfile) mark(i int, v bool) { f.chg[i+1] = v }
+
+// class is record i's class, interned on first use for the records the
+// common ends set aside.
+func (f *xfile) class(i int) int32 {
+	if f.ha[i] < 0 {
+		f.ha[i] = f.cl.intern(f.recs[i])
+	}
+	return f.ha[i]
+}
 
 // xchange is one hunk of a script: chg1 records of file 1 at i1 replaced
 // by chg2 records of file 2 at i2.
@@ -37,9 +51,9 @@ type xchange struct{ i1, i2, chg1, chg2 int }
 
 // splitRecords cuts data into lines, each keeping its "\n".
 func splitRecords(data []byte) [][]byte {
-	var out [][]byte
+	out := make([][]byte, 0, bytes.Count(data, []byte{'\n'})+1)
 	for len(data) > 0 {
-		i := indexByte(data, '\n')
+		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			out = append(out, data)
 			break
@@ -50,13 +64,51 @@ func splitRecords(data []byte) [][]byte {
 	return out
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
+// classifier gives equal records one class id, keeping no copy of them.
+type classifier struct {
+	seed maphash.Seed
+	head map[uint64]int32
+	reps [][]byte
+	next []int32
+}
+
+func newClassifier(n int) *classifier {
+	return &classifier{seed: maphash.MakeSeed(), head: make(map[uint64]int32, n)}
+}
+
+// lookup returns the class of b, or -1 when no record like it was interned.
+func (c *classifier) lookup(b []byte) int32 {
+	h := maphash.Bytes(c.seed, b)
+	k, ok := c.head[h]
+	if !ok {
+		return -1
+	}
+	for ; k >= 0; k = c.next[k] {
+		if bytes.Equal(c.reps[k], b) {
+			return k
 		}
 	}
 	return -1
+}
+
+// intern returns b's class, making one when needed.
+func (c *classifier) intern(b []byte) int32 {
+	h := maphash.Bytes(c.seed, b)
+	first, ok := c.head[h]
+	if ok {
+		for k := first; k >= 0; k = c.next[k] {
+			if bytes.Equal(c.reps[k], b) {
+				return k
+			}
+		}
+	} else {
+		first = -1
+	}
+	id := int32(len(c.reps))
+	c.reps = append(c.reps, b)
+	c.next = append(c.next, first)
+	c.head[h] = id
+	return id
 }
 
 // bogosqrt is git's rough square root: 2^ceil(bits/2).
@@ -69,52 +121,71 @@ func bogosqrt(n int) int {
 }
 
 // xprepare classifies both files' records and sets aside what the search
-// need not see.
+// need not see. Common leading and trailing records are found by comparing
+// bytes; only the records between them are classified up front (the
+// others only when sliding needs them), which keeps a one-line change to a
+// large file cheap.
 func xprepare(a, b [][]byte) (*xfile, *xfile) {
-	classes := map[string]int{}
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && bytes.Equal(a[i], b[i]) {
+		i++
+	}
+	lim := n - i
+	j := 0
+	for j < lim && bytes.Equal(a[len(a)-1-j], b[len(b)-1-j]) {
+		j++
+	}
+	cl := newClassifier(len(a) - i - j + len(b) - i - j)
 	mk := func(recs [][]byte) *xfile {
-		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int, len(recs)), chg: make([]bool, len(recs)+2)}
-		for i, r := range recs {
-			c, ok := classes[string(r)]
-			if !ok {
-				c = len(classes)
-				classes[string(r)] = c
-			}
-			f.ha[i] = c
+		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
+		for k := range f.ha {
+			f.ha[k] = -1
+		}
+		f.dstart, f.dend = i, len(recs)-j-1
+		for k := f.dstart; k <= f.dend; k++ {
+			f.ha[k] = cl.intern(recs[k])
 		}
 		return f
 	}
 	x1, x2 := mk(a), mk(b)
-	x1.classes, x2.classes = len(classes), len(classes)
-	// Trim common ends.
-	n := min(x1.nrec, x2.nrec)
-	i := 0
-	for i < n && x1.ha[i] == x2.ha[i] {
-		i++
-	}
-	x1.dstart, x2.dstart = i, i
-	lim := n - i
-	j := 0
-	for j < lim && x1.ha[x1.nrec-1-j] == x2.ha[x2.nrec-1-j] {
-		j++
-	}
-	x1.dend, x2.dend = x1.nrec-j-1, x2.nrec-j-1
-	xcleanup(x1, x2, len(classes))
+	xcleanup(x1, x2, len(cl.reps))
 	return x1, x2
 }
 
 // xcleanup marks records without a match in the other file as changed
 // (and multi-matching ones among them), listing the rest for the search.
+// Matches are counted over the whole other file, its common ends included.
 func xcleanup(x1, x2 *xfile, nclass int) {
+	xcleanupWith(x1, x2, nclass, x1.nrec, x2.nrec, nil)
+}
+
+// xcleanupWith is xcleanup for files whose common ends were cut off
+// before they were split (xcountChanges): n1 and n2 are the whole files'
+// record counts, and shared adds to both files' counts the matches the
+// cut-off records hold.
+func xcleanupWith(x1, x2 *xfile, nclass, n1, n2 int, shared func(cnt1, cnt2 []int)) {
+	// The records set aside at the ends are the same in both files:
+	// looked up once, counted for both.
 	cnt1, cnt2 := make([]int, nclass), make([]int, nclass)
-	for _, c := range x1.ha {
-		cnt1[c]++
+	for k, c := range x1.ha {
+		if c >= 0 {
+			cnt1[c]++
+		} else if c = x1.cl.lookup(x1.recs[k]); c >= 0 && int(c) < nclass {
+			cnt1[c]++
+			cnt2[c]++
+		}
 	}
 	for _, c := range x2.ha {
-		cnt2[c]++
+		if c >= 0 {
+			cnt2[c]++
+		}
 	}
-	dis := func(f *xfile, other []int) []byte {
-		mlim := min(bogosqrt(f.nrec), 1024)
+	if shared != nil {
+		shared(cnt1, cnt2)
+	}
+	dis := func(f *xfile, other []int, n int) []byte {
+		mlim := min(bogosqrt(n), 1024)
 		d := make([]byte, f.nrec+1)
 		for i := f.dstart; i <= f.dend; i++ {
 			nm := min(other[f.ha[i]], mlim)
@@ -140,7 +211,7 @@ func xcleanup(x1, x2 *xfile, nclass int) {
 			}
 		}
 	}
-	d1, d2 := dis(x1, cnt2), dis(x2, cnt1)
+	d1, d2 := dis(x1, cnt2, n1), dis(x2, cnt1, n2)
 	keep(x1, d1)
 	keep(x2, d2)
 }
@@ -472,7 +543,7 @@ func groupPrevious(f *xfile, g *xgroup) bool {
 }
 
 func groupSlideDown(f *xfile, g *xgroup) bool {
-	if g.end < f.nrec && f.ha[g.start] == f.ha[g.end] {
+	if g.end < f.nrec && f.class(g.start) == f.class(g.end) {
 		f.mark(g.start, false)
 		g.start++
 		f.mark(g.end, true)
@@ -486,7 +557,7 @@ func groupSlideDown(f *xfile, g *xgroup) bool {
 }
 
 func groupSlideUp(f *xfile, g *xgroup) bool {
-	if g.start > 0 && f.ha[g.start-1] == f.ha[g.end-1] {
+	if g.start > 0 && f.class(g.start-1) == f.class(g.end-1) {
 		g.start--
 		f.mark(g.start, true)
 		g.end--
@@ -682,4 +753,97 @@ func (s splitScore) cmp(o splitScore) int {
 		c = -1
 	}
 	return 60*c + (s.penalty - o.penalty)
+}
+
+// xcountChanges is git's --numstat count for two versions of a file: the
+// records removed and added by the diff xdiff would make, without making
+// it. The common leading and trailing lines are found on the bytes and
+// never split; they still count as matches where git's cleanup looks.
+func xcountChanges(a, b []byte) (removed, added int) {
+	if bytes.Equal(a, b) {
+		return 0, 0
+	}
+	// Common prefix, cut back to a line start.
+	n := min(len(a), len(b))
+	p := 0
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	if p < len(a) || p < len(b) {
+		p = bytes.LastIndexByte(a[:p], '\n') + 1
+	}
+	// Common suffix of whole lines after the prefix. A last line without
+	// a newline only matches its exact twin, so the suffix must start
+	// after a newline (or at the prefix end) on both sides.
+	sfx := 0
+	for sfx < len(a)-p && sfx < len(b)-p && a[len(a)-1-sfx] == b[len(b)-1-sfx] {
+		sfx++
+	}
+	for sfx > 0 {
+		ia, ib := len(a)-sfx, len(b)-sfx
+		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
+			break
+		}
+		sfx--
+	}
+	prefix, suffix := a[:p], a[len(a)-sfx:]
+	mid1, mid2 := splitRecords(a[p:len(a)-sfx]), splitRecords(b[p:len(b)-sfx])
+	shared := bytes.Count(prefix, []byte{'\n'}) + countRecords(suffix)
+	n1, n2 := shared+len(mid1), shared+len(mid2)
+	if len(mid1) == 0 || len(mid2) == 0 {
+		return len(mid1), len(mid2)
+	}
+	cl := newClassifier(len(mid1) + len(mid2))
+	mk := func(recs [][]byte) *xfile {
+		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
+		f.dstart, f.dend = 0, len(recs)-1
+		for k := range recs {
+			f.ha[k] = cl.intern(recs[k])
+		}
+		return f
+	}
+	x1, x2 := mk(mid1), mk(mid2)
+	nclass := len(cl.reps)
+	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
+		for _, part := range [][]byte{prefix, suffix} {
+			for len(part) > 0 {
+				i := bytes.IndexByte(part, '\n')
+				line := part
+				if i >= 0 {
+					line = part[:i+1]
+				}
+				if c := cl.lookup(line); c >= 0 {
+					cnt1[c]++
+					cnt2[c]++
+				}
+				part = part[len(line):]
+			}
+		}
+	})
+	nd1, nd2 := len(x1.rindex), len(x2.rindex)
+	ndiags := nd1 + nd2 + 3
+	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: nd2 + 1,
+		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
+	s.compare(0, nd1, 0, nd2, false)
+	for i := range mid1 {
+		if x1.changed(i) {
+			removed++
+		}
+	}
+	for i := range mid2 {
+		if x2.changed(i) {
+			added++
+		}
+	}
+	return removed, added
+}
+
+// countRecords is the number of records in data (a last line without a
+// newline is one).
+func countRecords(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
