@@ -60,6 +60,11 @@ func (localTransport) NewUploadPackSession(ep *transport.Endpoint, auth transpor
 	if c, ok := st.(io.Closer); ok {
 		u.cl = c
 	}
+	if fst, ok := st.(*filesystem.Storage); ok {
+		// editord's own object reader over the remote's packs: commits and
+		// trees of the walk without go-git's per-object overhead.
+		u.raw = &Repo{gfs: fst.Filesystem(), st: fst, top: ep.Path}
+	}
 	return u, nil
 }
 

@@ -26,12 +26,16 @@ import (
 // localUpload serves one upload-pack request from a local repository.
 type localUpload struct {
 	transport.UploadPackSession
-	st storer.EncodedObjectStorer
-	cl io.Closer
+	st  storer.EncodedObjectStorer
+	cl  io.Closer
+	raw *Repo // reads the remote's objects (nil: through go-git)
 }
 
 func (u *localUpload) Close() error {
 	err := u.UploadPackSession.Close()
+	if u.raw != nil {
+		u.raw.Close()
+	}
 	if u.cl != nil {
 		u.cl.Close()
 	}
@@ -55,7 +59,7 @@ func (u *localUpload) UploadPack(ctx context.Context, req *packp.UploadPackReque
 			haves = append(haves, h)
 		}
 	}
-	objs, err := objectsToSend(ctx, u.st, req.Wants, haves)
+	objs, err := objectsToSend(ctx, u.st, u.raw, req.Wants, haves)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +75,18 @@ func (u *localUpload) UploadPack(ctx context.Context, req *packp.UploadPackReque
 // objReader reads and parses objects of one store.
 type objReader struct {
 	st      storer.EncodedObjectStorer
+	repo    *Repo
 	commits map[plumbing.Hash]*commitInfo
 }
 
 func (o *objReader) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if o.repo != nil {
+		obj, err := o.repo.object(h, plumbing.AnyObject, 0)
+		if err != nil {
+			return 0, nil, err
+		}
+		return obj.typ, obj.data, nil
+	}
 	obj, err := o.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return 0, nil, err
@@ -140,8 +152,8 @@ func (q *upQueue) Pop() any {
 
 // objectsToSend lists the objects reachable from wants that are not
 // reachable from haves.
-func objectsToSend(ctx context.Context, st storer.EncodedObjectStorer, wants, haves []plumbing.Hash) ([]plumbing.Hash, error) {
-	o := &objReader{st: st, commits: map[plumbing.Hash]*commitInfo{}}
+func objectsToSend(ctx context.Context, st storer.EncodedObjectStorer, repo *Repo, wants, haves []plumbing.Hash) ([]plumbing.Hash, error) {
+	o := &objReader{st: st, repo: repo, commits: map[plumbing.Hash]*commitInfo{}}
 	seen := map[plumbing.Hash]bool{}
 	var out []plumbing.Hash
 	emit := func(h plumbing.Hash) {
