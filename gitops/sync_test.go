@@ -329,3 +329,25 @@ func TestFetchBranchyHistory(t *testing.T) {
 	// Every object of the remote's history is readable here.
 	f.git("rev-list", "--objects", "origin/main", "origin/topic")
 }
+
+// TestSyncTimeoutIsStale: a remote that stops answering after a fetch made
+// the branch 2 behind reports behind 2 and stale, never a fresh-looking 0.
+func TestSyncTimeoutIsStale(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return "file://" + bare })
+	f := s.f
+	s.colleague("a.txt", "1\n", "c1")
+	s.colleague("a.txt", "2\n", "c2")
+	if res := s.sync("fetch", nil); !res.OK || res.Behind != 2 || res.Stale {
+		t.Fatalf("fetch: %+v", res)
+	}
+	f.git("remote", "set-url", "origin", "http://"+silentRemote(t)+"/repo.git")
+	for _, action := range []string{"fetch", "pull"} {
+		res, err := f.open().Sync(context.Background(), SyncOptions{Action: action, Timeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.OK || !res.Stale || res.Behind != 2 || !strings.Contains(res.Summary, "as of the last completed fetch") {
+			t.Fatalf("%s from a silent remote: %+v", action, res)
+		}
+	}
+}
