@@ -1,8 +1,10 @@
 # editord: `make test` is what CI runs (see .ci/run); `make run` serves the sample workspace.
 GO ?= go
 BIN := bin/editord
+WEB := protocol/web
+ADDR ?= 127.0.0.1:8765
 
-.PHONY: build test test-short bench run schemas stress vet
+.PHONY: build test test-short bench bench-page run run-stdio schemas screenshots stress vet web
 
 build:
 	$(GO) build -o $(BIN) ./cmd/editord
@@ -19,11 +21,36 @@ test-short:
 bench: build
 	./testdata/bench/run.sh
 
-# Serve a copy of the sample workspace over MCP on stdio (what an MCP client
-# spawns); edits land in .state/sample, never in the tracked testdata.
+# Serve a copy of the sample workspace over HTTP: the editor page at
+# http://$(ADDR)/ (open the printed link, it carries the token) and MCP at
+# /mcp. Edits land in .state/sample, never in the tracked testdata.
 run: build
 	@mkdir -p .state && [ -d .state/sample ] || cp -r testdata/sample .state/sample
+	$(BIN) serve --http $(ADDR) --root .state/sample --state-dir .state/record
+
+# The same workspace over MCP on stdio (what an MCP client spawns).
+run-stdio: build
+	@mkdir -p .state && [ -d .state/sample ] || cp -r testdata/sample .state/sample
 	$(BIN) serve --root .state/sample --state-dir .state/record
+
+# The page's bundle, protocol/web/dist (committed; the binary embeds it):
+# type-checked and rebuilt from the packages pinned in package-lock.json.
+# Deterministic: .ci/run rebuilds it and fails if the result differs.
+web: $(WEB)/node_modules/.package-lock.json
+	cd $(WEB) && npx --no-install tsc --noEmit -p . && node build.mjs
+
+$(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+# The README's pictures of the page, taken by its browser test.
+screenshots:
+	EDITORD_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestScreenshots$$' ./protocol/pagetest
+
+# The page's figures in headless chromium (README, "The person's editor"): an
+# agent's save to the text in the page, load with 20 tabs, a 5 MB file, the
+# bundle's size.
+bench-page:
+	$(GO) test -count=1 -run '^$$' -bench 'Page' -benchtime 1x -timeout 20m ./protocol/pagetest
 
 # The long versions of the stress suites (docs/reliability.md), bounded in
 # time: the jail fuzzer for FUZZTIME, then every suite at full size

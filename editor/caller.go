@@ -32,6 +32,20 @@ func (c *Caller) SawRoot(root string) {
 	c.mu.Unlock()
 }
 
+// meetRoot records root as seen by a caller that has seen none yet: the
+// first response naming a root sets the baseline; afterwards only the
+// calls that re-sync (editor::workspace::get and ::open) move it.
+func (c *Caller) meetRoot(root string) {
+	if c == nil || root == "" {
+		return
+	}
+	c.mu.Lock()
+	if c.seen == "" {
+		c.seen = root
+	}
+	c.mu.Unlock()
+}
+
 // SeenRoot is the active root this caller last saw; "" before any.
 func (c *Caller) SeenRoot() string {
 	if c == nil {

@@ -47,6 +47,7 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 	if _, dup := catalog[id]; dup {
 		panic("editor: function defined twice: " + id)
 	}
+	rootAt := rootField(reflect.TypeFor[Resp]())
 	catalog[id] = &Function{
 		ID:          id,
 		Description: description,
@@ -58,9 +59,29 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 			if err := decodeArgs(args, req); err != nil {
 				return nil, err
 			}
-			return h(s, ctx, req)
+			resp, err := h(s, ctx, req)
+			if err == nil && resp != nil && rootAt != nil {
+				// The response names the root it used: a caller that had
+				// seen none has now (writing.go's writeRoot).
+				CallerFrom(ctx).meetRoot(reflect.ValueOf(resp).Elem().FieldByIndex(rootAt).String())
+			}
+			return resp, err
 		},
 	}
+}
+
+// rootField is the index of the response field json-tagged "root" (the
+// workspace root a response names), or nil when it has none.
+func rootField(t reflect.Type) []int {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		if name, _ := jsonName(f); name == "root" && f.Type.Kind() == reflect.String && len(f.Index) == 1 {
+			return f.Index
+		}
+	}
+	return nil
 }
 
 // Catalog lists every function, sorted by id.

@@ -27,6 +27,10 @@ type JailConfig struct {
 	Deny          []string `toml:"deny"`
 	MaxReadBytes  int64    `toml:"max_read_bytes"`
 	MaxWriteBytes int64    `toml:"max_write_bytes"`
+	// AllowGitConfig lets open, search and tree return .git/config (and
+	// submodules' configs), which are denied otherwise: a remote URL there
+	// can hold a token.
+	AllowGitConfig bool `toml:"allow_git_config"`
 }
 
 // WalkConfig tunes directory walks.

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/editord/editord/shell"
 )
@@ -15,7 +16,9 @@ import (
 // decodeArgs fills req from a JSON object, refusing what a careless client
 // would otherwise get silently wrong: unknown fields (a typo such as
 // "expected_verison" would drop the save guard), missing required fields,
-// and wrong types. Every refusal names the field.
+// wrong types, and text that is not UTF-8 (which Go's decoder would turn
+// into U+FFFD: a save would write bytes the caller never sent, and a path
+// would name another file). Every refusal names the field.
 func decodeArgs(args json.RawMessage, req any) error {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
@@ -24,6 +27,17 @@ func decodeArgs(args json.RawMessage, req any) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		return invalid("arguments must be a JSON object, e.g. {\"path\": \"README.md\"}")
+	}
+	// The raw bytes, before any decoding replaces what is not UTF-8.
+	if off, why := badText(args); off >= 0 {
+		field := "a field name"
+		for _, k := range sortedKeys(obj) {
+			if o, _ := badText(obj[k]); o >= 0 {
+				field = fmt.Sprintf("field %q", k)
+				break
+			}
+		}
+		return invalid("%s holds %s (at byte %d of the arguments); send text as UTF-8: editord never stores a replacement character in place of bytes you sent", field, why, off)
 	}
 	t := reflect.TypeOf(req).Elem()
 	known := map[string]bool{}
@@ -63,6 +77,86 @@ func decodeArgs(args json.RawMessage, req any) error {
 		return invalid("arguments: %v", err)
 	}
 	return nil
+}
+
+// badText finds the first string in the raw JSON v whose text is not
+// valid UTF-8: a byte sequence that is not UTF-8, or a \u escape of a lone
+// surrogate. It returns its byte offset and what is wrong, or -1.
+func badText(v []byte) (int, string) {
+	inStr := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !inStr {
+			if c == '"' {
+				inStr = true
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = false
+		case c == '\\':
+			if i+1 < len(v) && v[i+1] == 'u' {
+				r, ok := hex4(v, i+2)
+				if !ok {
+					return i, "a malformed \\u escape"
+				}
+				switch {
+				case r >= 0xD800 && r < 0xDC00:
+					lo, ok := rune(0), false
+					if i+7 < len(v) && v[i+6] == '\\' && v[i+7] == 'u' {
+						lo, ok = hex4(v, i+8)
+					}
+					if !ok || lo < 0xDC00 || lo > 0xDFFF {
+						return i, fmt.Sprintf("an unpaired surrogate escape (\\u%04x), which is no character", r)
+					}
+					i += 11
+				case r >= 0xDC00 && r <= 0xDFFF:
+					return i, fmt.Sprintf("an unpaired surrogate escape (\\u%04x), which is no character", r)
+				default:
+					i += 5
+				}
+			} else {
+				i++
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(v[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return i, fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", c)
+			}
+			i += size - 1
+		}
+	}
+	return -1, ""
+}
+
+func hex4(v []byte, at int) (rune, bool) {
+	if at+4 > len(v) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range v[at : at+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func jsonKind(t reflect.Type) string {

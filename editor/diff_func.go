@@ -7,10 +7,10 @@ import (
 )
 
 type DiffRequest struct {
-	Before       string `json:"before" desc:"The old text."`
-	After        string `json:"after" desc:"The new text."`
-	Path         string `json:"path,omitempty" default:"file" desc:"Name shown in the patch headers (--- a/<path>, +++ b/<path>). Nothing is read."`
-	ContextLines *int   `json:"context_lines,omitempty" default:"3" desc:"Unchanged lines around each hunk; 0 gives ranges exact for an editor gutter."`
+	Before       string `json:"before" desc:"Old text."`
+	After        string `json:"after" desc:"New text."`
+	Path         string `json:"path,omitempty" default:"file" desc:"Name in the patch headers (default file)."`
+	ContextLines *int   `json:"context_lines,omitempty" default:"3" desc:"Unchanged lines around changes (default 3)."`
 }
 
 type DiffResponse struct {
@@ -24,8 +24,8 @@ type DiffResponse struct {
 
 func init() {
 	define("editor::diff",
-		"Unified diff between two texts you pass in; pure, reads and writes nothing. Use it to show a change before saving it. "+
-			`Sides over max_diff_bytes (2,000,000) give truncated: true and no patch. Example: {"before": "a\n", "after": "b\n", "path": "notes.txt"}.`,
+		"Unified diff of two texts you pass (reads nothing); git apply accepts it. "+
+			"A side over max_diff_bytes (2,000,000) gives truncated: true and no patch.",
 		readOnly, (*Service).Diff)
 }
 

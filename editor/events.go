@@ -11,7 +11,7 @@ import (
 )
 
 type ChangesRequest struct {
-	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for everything the journal holds."`
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for all events kept."`
 }
 
 type ChangesResponse struct {
@@ -22,9 +22,8 @@ type ChangesResponse struct {
 
 func init() {
 	define("editor::changes",
-		"Return editor::changed events (files created, modified, deleted or moved in the workspace, by this service or any other program) "+
-			"after a cursor, oldest first, and a new cursor. The journal keeps the last changes_kept (1000) events. "+
-			`Example: {"since": "42"}.`,
+		"What changed in the workspace, by anyone (agents, the user, other programs): events after a cursor with who, kind, path, +/- and the patch. "+
+			"Pass the returned cursor as since next time. The journal keeps the last 1000 events.",
 		readOnly, (*Service).Changes)
 }
 
@@ -43,10 +42,19 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 // changeEvent describes a write of this service (kind created, modified or
 // deleted), with its real patch.
 func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte) workspace.Event {
-	d := diff.Unified(string(before), string(after), diff.Options{
+	return s.changeEventOf(root, l, cause, kind, before, after, s.changeDiff(l, kind, before, after))
+}
+
+// changeDiff is the diff an event of kind carries for before -> after.
+func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Result {
+	return diff.Unified(string(before), string(after), diff.Options{
 		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: kind == "created", NewMissing: kind == "deleted",
 	})
+}
+
+// changeEventOf is changeEvent for a diff already computed by changeDiff.
+func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
 		v := Version(after)
@@ -86,4 +94,5 @@ func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
 		s.warn(fmt.Sprintf("change journal: %v", err))
 	}
+	s.settleDrafts(ctx, evs)
 }

@@ -2,15 +2,16 @@ package editor
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
 
 type MoveRequest struct {
-	From      string `json:"from" desc:"Path to move or rename, root-relative or absolute."`
-	To        string `json:"to" desc:"New path. Parent folders are created."`
-	Overwrite bool   `json:"overwrite,omitempty" default:"false" desc:"Replace an existing file at to. Without it an existing to is refused with exists."`
+	From      string `json:"from" desc:"Path to move."`
+	To        string `json:"to" desc:"New path; parents are created."`
+	Overwrite bool   `json:"overwrite,omitempty" default:"false" desc:"Replace an existing file at to."`
 }
 
 type MoveResponse struct {
@@ -22,20 +23,21 @@ type MoveResponse struct {
 }
 
 type CreateRequest struct {
-	Path    string `json:"path" desc:"Path of the new file or folder; missing parents are created."`
+	Path    string `json:"path" desc:"Path to create."`
 	Kind    string `json:"kind" enum:"file,folder" desc:"file or folder."`
-	Content string `json:"content,omitempty" desc:"Initial content of a file (text). Ignored for a folder."`
+	Content string `json:"content,omitempty" desc:"Initial text of a file."`
 }
 
 type CreateResponse struct {
 	Path    string `json:"path" desc:"Stored form of the path."`
 	Kind    string `json:"kind" desc:"file or folder."`
 	Created bool   `json:"created" desc:"False only for a folder that already existed."`
+	Root    string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type DeleteRequest struct {
-	Path      string `json:"path" desc:"File or folder to remove. The workspace root itself is refused."`
-	Recursive bool   `json:"recursive,omitempty" default:"false" desc:"Remove a non-empty folder with everything in it."`
+	Path      string `json:"path" desc:"File or folder to delete."`
+	Recursive bool   `json:"recursive,omitempty" default:"false" desc:"Delete a non-empty folder with everything in it."`
 }
 
 type DeleteResponse struct {
@@ -48,22 +50,26 @@ type DeleteResponse struct {
 
 func init() {
 	define("editor::move",
-		"Move or rename a file or folder and rewrite every open buffer and expanded folder at or under it, for every surface. "+
-			"Use this rather than shell::fs::mv, which leaves buffers pointing at the old place. An existing to is refused unless overwrite; "+
-			`a folder cannot move into itself. Example: {"from": "src/old.go", "to": "src/new.go"}.`,
+		"Move or rename a file or folder and update every open buffer and expanded folder under it. "+
+			"Use it, not a shell mv, which leaves the user's tabs on the old path. "+
+			"An existing to is refused unless overwrite; a folder cannot move into itself.",
 		destructive, (*Service).Move)
 	define("editor::create",
-		"Create a file (with optional content) or a folder, parents included. Exclusive: anything already at the path is refused with exists, "+
-			`except an existing folder for kind folder, which returns created: false. Example: {"path": "docs/notes.md", "kind": "file", "content": "# Notes\n"}.`,
+		"Create a file (optional content) or folder, parents included. "+
+			"Never overwrites: anything at the path is exists, except an existing folder for kind folder (created: false).",
 		additive, (*Service).Create)
 	define("editor::delete",
-		"Remove a file or folder and close every buffer at or under it (shell::fs::rm does not). A non-empty folder needs recursive: true; "+
-			`the workspace root cannot be deleted. Example: {"path": "build/tmp", "recursive": true}.`,
+		"Delete a file or folder and close its buffers (a shell rm leaves them open). "+
+			"A non-empty folder needs recursive: true; the root cannot be deleted.",
 		destructive, (*Service).Delete)
 }
 
 func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, error) {
-	root, from, err := s.target(req.From, "from")
+	root, err := s.writeRoot(ctx, !filepath.IsAbs(req.From) || !filepath.IsAbs(req.To))
+	if err != nil {
+		return nil, err
+	}
+	from, err := locateRequired(root, req.From, "from")
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +100,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 	}
 	n := 0
 	rec, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
+		s.store.MoveDrafts(r.Session(root), root, from.stored, to.stored)
 		n = r.Session(root).Move(from.stored, to.stored)
 		return n > 0, nil
 	})
@@ -113,7 +120,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 }
 
 func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +138,7 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 		if err != nil {
 			return nil, err
 		}
-		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created}, nil
+		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created, Root: root}, nil
 	case "file":
 		content := []byte(req.Content)
 		if !isText(content) {
@@ -147,13 +154,13 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 			return nil, err
 		}
 		s.emit(ctx, s.changeEvent(root, l, "editor::create", "created", nil, content))
-		return &CreateResponse{Path: l.stored, Kind: "file", Created: true}, nil
+		return &CreateResponse{Path: l.stored, Kind: "file", Created: true, Root: root}, nil
 	}
 	return nil, invalid("kind must be \"file\" or \"folder\", not %q", req.Kind)
 }
 
 func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ package editor
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -794,5 +795,36 @@ func TestCorruptRecordKeepsServing(t *testing.T) {
 	aside, _ := filepath.Glob(rf + ".corrupt-*")
 	if len(aside) != 1 {
 		t.Fatalf("moved aside: %v", aside)
+	}
+}
+
+// TestTreeMaxEntries: max_entries keeps the top of the tree whole, cuts
+// its bottom, and says how much it left out and where.
+func TestTreeMaxEntries(t *testing.T) {
+	e := tcNew(t)
+	ctx := context.Background()
+	for _, d := range []string{"a", "b", "c"} {
+		for i := range 5 {
+			e.write(fmt.Sprintf("%s/f%d.txt", d, i), "x\n")
+		}
+	}
+	e.write("top.txt", "t\n")
+	r, err := e.s.Tree(ctx, &TreeRequest{MaxEntries: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Level one whole (a, b, c, top.txt), then a's first two files.
+	if len(r.Entries) != 4 || len(r.Entries[0].Children) != 2 || r.Entries[0].More != 3 || len(r.Entries[1].Children) != 0 || r.Entries[1].More != 5 || r.Entries[2].More != 5 {
+		t.Fatalf("%+v", r.Entries)
+	}
+	if !r.Truncated || r.Omitted != 13 || r.Scanned != 19 {
+		t.Fatalf("truncated %v omitted %d scanned %d", r.Truncated, r.Omitted, r.Scanned)
+	}
+	r, err = e.s.Tree(ctx, &TreeRequest{})
+	if err != nil || r.Truncated || r.Omitted != 0 || len(r.Entries[2].Children) != 5 {
+		t.Fatalf("default: %+v %v", r, err)
+	}
+	if _, err := e.s.Tree(ctx, &TreeRequest{MaxEntries: -1}); tcCode(err) != shell.CodeInvalidArgument {
+		t.Fatalf("max_entries -1: %v", err)
 	}
 }

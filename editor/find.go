@@ -7,9 +7,9 @@ import (
 )
 
 type FindRequest struct {
-	Query            string `json:"query" desc:"What the file is roughly called: letters in order, case-insensitive, e.g. \"mod\", \"usrctl\", \"tree/mod.rs\". A match inside the file name ranks above one spread over folders; exact case and consecutive letters rank higher. Empty: the first paths in byte order."`
-	Limit            int    `json:"limit,omitempty" default:"50" desc:"How many matches to return (default find_limit, 50; at most 10,000)."`
-	IncludeUntracked *bool  `json:"include_untracked,omitempty" default:"true" desc:"In a git repository, also offer untracked files that .gitignore does not exclude (default true). False: only files git tracks."`
+	Query            string `json:"query" desc:"Letters in order, case-insensitive (\"usrctl\", \"tree/mod.rs\")."`
+	Limit            int    `json:"limit,omitempty" default:"50" desc:"Matches to return (default 50, at most 10,000)."`
+	IncludeUntracked *bool  `json:"include_untracked,omitempty" default:"true" desc:"Also untracked, not ignored files (default true)."`
 }
 
 // FindMatch is one ranked path.
@@ -24,6 +24,7 @@ type FindResponse struct {
 	Scanned   int         `json:"scanned" desc:"How many candidate paths were ranked."`
 	Truncated bool        `json:"truncated" desc:"True when the workspace has more than max_find_candidates (200,000) candidates and only the first ones in byte order were ranked."`
 	FromGit   bool        `json:"from_git" desc:"True when candidates came from git's index (tracked files, plus untracked ones when include_untracked); false when from a walk honouring .gitignore outside a repository."`
+	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 // findLimitCap bounds one response.
@@ -31,10 +32,10 @@ const findLimitCap = 10_000
 
 func init() {
 	define("editor::find",
-		"Find files by approximate name (fuzzy, like an editor's go-to-file). Use it when you know roughly what a file is called; use editor::search to find what a file contains. "+
-			"Candidates are the files git tracks plus untracked ones that .gitignore does not exclude (or, outside a repository, a walk honouring .gitignore); "+
-			"untracked files in noise folders (node_modules, target, ...) and denied paths are left out. Returns the best limit matches (default 50) with byte positions of the matched characters. "+
-			`Example: {"query": "usrctl"} finds src/controllers/user_controller.go.`,
+		"Find files by approximate name, like go-to-file: {\"query\": \"usrctl\"} finds src/user_controller.go; "+
+			"matches in the file name rank first. "+
+			"Candidates: git's tracked and untracked, not ignored files (or a .gitignore-aware walk); "+
+			"noise folders and denied paths are left out. For contents use editor::search.",
 		readOnly, (*Service).Find)
 }
 
@@ -57,7 +58,7 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 	if err != nil {
 		return nil, err
 	}
-	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit}
+	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit, Root: root}
 	for i, m := range res.Matches {
 		out.Matches[i] = FindMatch(m)
 	}

@@ -35,13 +35,14 @@ type GitStatusResponse struct {
 	Behind   int              `json:"behind" desc:"Commits on the upstream that the branch lacks, as of the last fetch (0 without an upstream)."`
 	Clean    bool             `json:"clean" desc:"True when nothing but ignored files differs from HEAD: no staged, unstaged or untracked change."`
 	Entries  []GitStatusEntry `json:"entries" desc:"One row per changed path, like git status --porcelain=v2 --untracked-files=all: tracked changes sorted by path, then untracked files sorted by path. Ignored files are not listed."`
+	Root     string           `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type GitHunksRequest struct {
-	Path         string `json:"path" desc:"File to compare, root-relative (src/main.go) or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"What to compare: worktree = staged version -> working file (git diff, the unstaged change); index = HEAD -> staged version (git diff --cached); head = HEAD -> working file (git diff HEAD, everything not committed); upstream = the upstream's commit -> working file; rev = the revision in rev -> working file."`
-	Rev          string `json:"rev,omitempty" desc:"With against rev: the revision to compare with (main~2, a SHA, a tag, stash@{0})."`
-	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk. 0 (the default) gives ranges exact for an editor gutter."`
+	Path         string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index to file; index: HEAD to index; head: HEAD to file; upstream or rev: that commit to file."`
+	Rev          string `json:"rev,omitempty" desc:"against rev: the revision."`
+	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
 }
 
 type GitHunksResponse struct {
@@ -52,11 +53,12 @@ type GitHunksResponse struct {
 	Removed   int         `json:"removed" desc:"Lines removed in total."`
 	Untracked bool        `json:"untracked" desc:"True when git does not track the file: hunks is empty, the whole file is new."`
 	Patch     string      `json:"patch" desc:"The unified diff (--- a/<path> / +++ b/<path>), accepted by git apply. Empty when there is no change."`
+	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 type GitShowRequest struct {
-	Path string `json:"path" desc:"File to show, root-relative (src/main.go) or absolute inside the jail."`
-	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it: HEAD~2, main^2, a tag, a SHA, stash@{0}^3, HEAD@{1}, @{upstream}; \":\" for the staged version, \":1\"/\":2\"/\":3\" for a conflict's base/ours/theirs."`
+	Path string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it; \":\" staged, \":1\"-\":3\" conflict stages."`
 }
 
 type GitShowResponse struct {
@@ -64,24 +66,21 @@ type GitShowResponse struct {
 	Rev     string `json:"rev" desc:"The revision, echoed as given."`
 	Content string `json:"content" desc:"The file's content at that revision, byte for byte (a symlink's target text). Empty when exists is false."`
 	Exists  bool   `json:"exists" desc:"False when the path does not exist at that revision (a file added since, or HEAD of a repository with no commit yet)."`
+	Root    string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
 	define("editor::git::status",
-		"Git status of the repository holding the workspace (the root may be a subfolder of it): branch, upstream, ahead/behind, "+
-			"and one row per changed path with the staged (index) and unstaged (worktree) change as words, renames included. "+
-			"As fast as git status, so call it whenever you need the overlay. Outside a repository it fails with not_a_repository. "+
-			`Example: {} -> {"branch": "main", "clean": false, "entries": [{"path": "src/a.go", "index": "unchanged", "worktree": "modified", "staged": false}]}.`,
+		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change (renames included), shown like git status --porcelain. "+
+			"Outside a repository: not_a_repository.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"Changed line ranges of one file against the staged version, HEAD, the upstream or any revision (against rev, rev main~2), for a gutter or a review. "+
-			"context_lines 0 (default) gives exact ranges; the patch comes along. An untracked file gives untracked: true. "+
-			`Example: {"path": "src/main.go", "against": "head"}.`,
+		"One file's changes as a patch and line ranges, against worktree (unstaged), index (staged), head (not committed), upstream or a revision. "+
+			"context_lines defaults to 0 (exact ranges). An untracked file gives untracked: true.",
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"Content of a file at any revision git rev-parse accepts (HEAD by default, main~3, HEAD^2, stash@{0}^3, HEAD@{2}, a SHA; \":\" the staged version, \":1\"/\":2\"/\":3\" a conflict's stages). "+
-			"exists: false when absent there; an unknown revision is invalid_argument. "+
-			`Example: {"path": "README.md", "rev": "HEAD~1"}.`,
+		"A file's content at a revision (HEAD, main~3, stash@{0}^3, HEAD@{2}, a SHA; \":\" staged, \":1\"-\":3\" a conflict's sides). "+
+			"exists: false when the file is absent there; an unknown revision is invalid_argument.",
 		readOnly, (*Service).GitShow)
 }
 
@@ -141,7 +140,7 @@ func (s *Service) GitStatus(ctx context.Context, req *GitStatusRequest) (*GitSta
 	if err != nil {
 		return nil, err
 	}
-	out := &GitStatusResponse{Ahead: st.Ahead, Behind: st.Behind, Clean: st.Clean(), Entries: make([]GitStatusEntry, 0, len(st.Entries))}
+	out := &GitStatusResponse{Ahead: st.Ahead, Behind: st.Behind, Clean: st.Clean(), Root: root, Entries: make([]GitStatusEntry, 0, len(st.Entries))}
 	if st.Branch != "" {
 		b := st.Branch
 		out.Branch = &b
@@ -191,7 +190,7 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	if err != nil {
 		return nil, err
 	}
-	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}}
+	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
 	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, int64(s.cfg.Limits.MaxDiffBytes))
 	if err != nil {
 		return nil, err
@@ -235,5 +234,5 @@ func (s *Service) GitShow(ctx context.Context, req *GitShowRequest) (*GitShowRes
 	if !utf8.Valid(data) {
 		return nil, binaryError(l, "is not valid UTF-8 at "+rev)
 	}
-	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists}, nil
+	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists, Root: root}, nil
 }

@@ -7,10 +7,10 @@ import (
 )
 
 type GitBlameRequest struct {
-	Path  string `json:"path" desc:"The file, root-relative."`
-	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"The revision whose version of the file is blamed."`
-	Start *int   `json:"start,omitempty" default:"1" desc:"First line (1-based)."`
-	End   *int   `json:"end,omitempty" desc:"Last line; default start+199 or the end of the file."`
+	Path  string `json:"path" desc:"File, root-relative."`
+	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"Revision to blame (default HEAD)."`
+	Start *int   `json:"start,omitempty" default:"1" desc:"First line, 1-based."`
+	End   *int   `json:"end,omitempty" desc:"Last line (default start+199)."`
 }
 
 type GitBlameLine struct {
@@ -32,9 +32,7 @@ type GitBlameResponse struct {
 
 func init() {
 	define("editor::git::blame",
-		"Who last changed each line of a file (git blame): per line the commit, author, date, subject and the text, for a range of lines "+
-			"(start, end; 200 lines by default). Follows the file through renames. "+
-			`Example: {"path": "src/main.go", "start": 40, "end": 60}.`,
+		"git blame for a range of lines: per line the commit that last changed it, author, date, subject and text; follows renames.",
 		readOnly, (*Service).GitBlame)
 }
 

@@ -8,10 +8,10 @@ import (
 )
 
 type GitBranchRequest struct {
-	Action string `json:"action,omitempty" enum:"list,create,switch,delete" default:"list" desc:"list branches; create one at rev; switch to one (files change); delete one."`
-	Name   string `json:"name,omitempty" desc:"create, switch, delete: the branch name (topic, fix/parser)."`
-	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"create: where the branch starts (a branch, tag, SHA, HEAD~2)."`
-	Force  bool   `json:"force,omitempty" default:"false" desc:"delete: delete even if its commits are merged nowhere (git branch -D)."`
+	Action string `json:"action,omitempty" enum:"list,create,switch,delete" default:"list" desc:"list, create, switch or delete."`
+	Name   string `json:"name,omitempty" desc:"The branch."`
+	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"create: where it starts."`
+	Force  bool   `json:"force,omitempty" default:"false" desc:"delete: even if unmerged."`
 }
 
 type GitBranch struct {
@@ -35,9 +35,8 @@ type GitBranchResponse struct {
 
 func init() {
 	define("editor::git::branch",
-		"Branches: list (local and remote, upstream, ahead/behind), create (at rev), switch (files change; refused exactly when git switch refuses, "+
-			"nothing changed; open clean buffers follow and changes are reported), delete (refuses an unmerged branch unless force). "+
-			`Example: {"action": "switch", "name": "topic"}.`,
+		"Branches: list (with upstream, ahead/behind), create at rev, switch (refused when git switch refuses; open buffers follow), "+
+			"delete (an unmerged one only with force).",
 		destructive, (*Service).GitBranch)
 }
 

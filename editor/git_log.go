@@ -7,10 +7,10 @@ import (
 )
 
 type GitLogRequest struct {
-	Path   string `json:"path,omitempty" desc:"Only commits that change this file, followed through renames (git log --follow); root-relative."`
-	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"Where history starts: a branch, tag, SHA or HEAD~3."`
-	Limit  *int   `json:"limit,omitempty" default:"50" desc:"Commits per page (1 to 10000)."`
-	Cursor *int   `json:"cursor,omitempty" default:"0" desc:"Commits to skip: the next_cursor of the previous page."`
+	Path   string `json:"path,omitempty" desc:"Only commits changing this file, followed through renames."`
+	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"Where history starts."`
+	Limit  *int   `json:"limit,omitempty" default:"50" desc:"Commits per page (max 10000)."`
+	Cursor *int   `json:"cursor,omitempty" default:"0" desc:"next_cursor of the previous page."`
 }
 
 type GitLogEntry struct {
@@ -33,9 +33,8 @@ type GitLogResponse struct {
 
 func init() {
 	define("editor::git::log",
-		"History of the repository, or of one file followed through renames (path): per commit sha, parents, author, date, subject and lines added/removed, "+
-			"as git log --numstat. Paged: limit (50) and cursor (next_cursor). "+
-			`Example: {"path": "src/main.go", "limit": 20}.`,
+		"History as git log --numstat: sha, parents, author, date, subject, lines added/removed; "+
+			"with path, one file's, through renames. Paged.",
 		readOnly, (*Service).GitLog)
 }
 

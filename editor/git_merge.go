@@ -7,9 +7,9 @@ import (
 )
 
 type GitMergeRequest struct {
-	Action  string `json:"action,omitempty" enum:"merge,abort,continue" default:"merge" desc:"merge a revision into the current branch; abort a merge left in progress (git merge --abort); continue: commit it once the conflicts are fixed."`
-	Rev     string `json:"rev,omitempty" desc:"merge: the branch, tag or commit to merge (topic, origin/main, v1.2)."`
-	Message string `json:"message,omitempty" desc:"merge and continue: the merge commit's message (default git's \"Merge branch 'topic'\")."`
+	Action  string `json:"action,omitempty" enum:"merge,abort,continue" default:"merge" desc:"merge rev, abort a merge in progress, or continue (commit it once fixed)."`
+	Rev     string `json:"rev,omitempty" desc:"merge: the branch, tag or commit."`
+	Message string `json:"message,omitempty" desc:"The merge commit's message (default git's)."`
 }
 
 type GitMergeResponse struct {
@@ -23,9 +23,8 @@ type GitMergeResponse struct {
 
 func init() {
 	define("editor::git::merge",
-		"Merge a branch, tag or commit into the current branch as git merge does: a fast-forward, a merge commit, or conflicts left with markers and MERGE_HEAD "+
-			"(git merge --continue/--abort work too). abort undoes a merge in progress; continue commits it once the markers are fixed. "+
-			`Example: {"rev": "topic"}.`,
+		"git merge: a fast-forward, a merge commit, or conflicts left as git leaves them (markers, MERGE_HEAD); "+
+			"abort or continue a merge in progress.",
 		destructive, (*Service).GitMerge)
 }
 

@@ -7,10 +7,10 @@ import (
 )
 
 type GitRestoreRequest struct {
-	Path            string  `json:"path" desc:"The file to restore, root-relative."`
-	Rev             string  `json:"rev,omitempty" default:":" desc:"Where its content comes from: \":\" the staged version (default, like git restore), or a revision (HEAD, main~2, a SHA, stash@{0})."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version of the working file you last read (editor::open); the restore is a conflict unless the disk still has it."`
-	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite the working file without a version guard; leave it false."`
+	Path            string  `json:"path" desc:"File, root-relative."`
+	Rev             string  `json:"rev,omitempty" default:":" desc:"Source: \":\" the staged version (default) or a revision."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The file's version from editor::open; else a conflict."`
+	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite without a guard."`
 }
 
 type GitRestoreResponse struct {
@@ -27,9 +27,7 @@ type GitRestoreResponse struct {
 
 func init() {
 	define("editor::git::restore",
-		"Put a file's content from the index (default) or any revision back into the worktree, like git restore --source: guarded like a save "+
-			"(expected_version from editor::open, else a conflict with the patch), reported in editor::changes. The index is not changed. "+
-			`Example: {"path": "src/main.go", "rev": "HEAD~1", "expected_version": "1a-..."}.`,
+		"git restore: a file's content from the index or a revision written to the worktree, guarded like editor::save (expected_version).",
 		destructive, (*Service).GitRestore)
 }
 

@@ -15,9 +15,9 @@ import (
 // working files, and emit a change event for each one they touch.
 
 type GitCommitRequest struct {
-	Message  string   `json:"message" desc:"The commit message: a one-line summary, optionally a blank line and a body. May be empty only to finish a merge (git's merge message is used)."`
-	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first, like git add -A: modified, deleted and new files (.gitignore respected). false commits only what is already staged. Ignored when paths is given."`
-	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders as they are on disk, new files included (like git commit -- paths); other staged changes stay staged and out of the commit. Root-relative, e.g. [\"src/app.go\", \"docs\"]."`
+	Message  string   `json:"message" desc:"Commit message; may be empty only to finish a merge."`
+	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default true); false commits what is staged."`
+	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders (like git commit -- paths)."`
 }
 
 type GitCommitResponse struct {
@@ -35,15 +35,12 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit: stages everything first (stage_all, like git add -A), or exactly paths. "+
-			"Finishes a merge left with conflicts (fix the markers, then commit; message may be empty). Author from git config user.name/user.email. "+
-			"Nothing to commit gives committed: false. "+
-			`Example: {"message": "Fix the parser's handling of empty input"}.`,
+		"Commit: stages every change first (git add -A) unless stage_all is false; with paths, just those. "+
+			"Finishes a merge once its markers are fixed. Needs user.name/user.email. Nothing to commit gives committed: false.",
 		destructive, (*Service).GitCommit)
 	define("editor::git::undo-commit",
-		"Undo the last commit like git reset --soft HEAD~1: the branch moves back one commit and its changes stay staged, files untouched. "+
-			"Refuses the repository's first commit and a commit already on the upstream branch (published history). "+
-			"Use it to fix a commit you just made, then commit again.",
+		"Undo the last commit like git reset --soft HEAD~1: its changes stay staged. "+
+			"Refuses the first commit and a commit already on the upstream.",
 		destructive, (*Service).GitUndoCommit)
 }
 
@@ -75,7 +72,13 @@ func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCom
 // journaled, so the watcher does not report them again as external; commit
 // and undo-commit change only .git, which the watcher skips.
 func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root string, r *gitops.Repo) error) error {
-	root, r, err := s.gitRepo()
+	// Always checked: the repository is the one holding the root, so after
+	// another caller's switch a commit would land in another repository.
+	root, err := s.writeRoot(ctx, true)
+	if err != nil {
+		return err
+	}
+	r, err := gitops.Open(s.jail, root)
 	if err != nil {
 		return err
 	}
@@ -130,17 +133,17 @@ func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) 
 }
 
 type GitStashRequest struct {
-	Action           string   `json:"action" enum:"push,pop,apply,drop,list,show" desc:"push saves changes as a new stash and resets those files to HEAD; pop/apply merge a stash into the current files (pop then drops it unless conflicts remain); drop deletes a stash; list lists them; show returns one as a patch."`
-	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"pop, apply, drop, show: which stash, stash@{n} or n."`
-	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push only: stash untracked files too (not ignored ones) and remove them, like git stash -u."`
-	Message          string   `json:"message,omitempty" desc:"push only: a description shown by list (\"On main: <message>\")."`
-	Paths            []string `json:"paths,omitempty" desc:"push only: stash only changes under these root-relative files or folders, like git stash push -- paths."`
+	Action           string   `json:"action" enum:"push,pop,apply,drop,list,show" desc:"push, pop, apply, drop, list or show."`
+	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"stash@{n} (default stash@{0})."`
+	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push: untracked files too (-u)."`
+	Message          string   `json:"message,omitempty" desc:"push: the stash's description."`
+	Paths            []string `json:"paths,omitempty" desc:"push: only these paths."`
 }
 
 type GitStashEntry struct {
 	Index   int    `json:"index" desc:"n of stash@{n}; 0 is the newest."`
-	Name    string `json:"name" desc:"stash@{n}, to pass as stash."`
-	Message string `json:"message" desc:"As git stash list shows it (\"WIP on main: 1a2b3c4 subject\")."`
+	Name    string `json:"name" desc:"stash@{n}."`
+	Message string `json:"message" desc:"As git stash list shows it."`
 	Branch  string `json:"branch" desc:"The branch it was made on."`
 	Date    int64  `json:"date" desc:"When it was made, Unix seconds."`
 }
@@ -157,9 +160,8 @@ type GitStashResponse struct {
 
 func init() {
 	define("editor::git::stash",
-		"Set local changes aside and bring them back in git's stash format (git stash sees them too): push (optionally paths), "+
-			"pop/apply (merged into changed files as git does; on conflict the stash is kept, files get markers), drop, list, show (a patch). "+
-			`Name a stash stash@{n}. Example: {"action": "pop", "stash": "stash@{1}"}.`,
+		"git stash, in git's format: push (optionally paths); pop/apply merge a stash into changed files as git does "+
+			"(on conflict it is kept, files get markers); drop; list; show (a patch).",
 		destructive, (*Service).GitStash)
 }
 
@@ -305,8 +307,8 @@ func (g *gitEventSink) refreshBuffers() {
 }
 
 type GitSyncRequest struct {
-	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch downloads the remote's commits; pull fetches and brings them into the current branch (see mode); push sends the current branch to its upstream (or the same name on origin)."`
-	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull only: ff-only refuses a diverged branch; merge makes a merge commit, or leaves conflicts for editor::git::commit to finish; rebase is not supported."`
+	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch, pull or push."`
+	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull: ff-only, or merge a diverged branch (rebase unsupported)."`
 }
 
 type GitSyncResponse struct {
@@ -321,10 +323,8 @@ type GitSyncResponse struct {
 
 func init() {
 	define("editor::git::sync",
-		"Talk to the branch's remote: fetch, pull (ff-only by default; mode merge merges a diverged branch, leaving conflicts as git does), push. "+
-			"ssh, https, file://; credentials from where git finds them; MCP progress when asked. "+
-			"A remote silent past git_timeout_ms gives ok: false, stale: true. "+
-			`Example: {"action": "pull", "mode": "merge"}.`,
+		"fetch, pull (fast-forward, or mode merge) or push the current branch; credentials from where git finds them; "+
+			"progress when asked. A silent remote ends at git_timeout_ms: ok false, stale true.",
 		openWorld, (*Service).GitSync)
 }
 

@@ -1,10 +1,14 @@
 package editor
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
 )
 
 // loc is a path in its two forms: absolute for shell, stored for the record
@@ -46,6 +50,60 @@ func (s *Service) target(p, field string) (root string, l loc, err error) {
 	}
 	l, err = locateRequired(root, p, field)
 	return root, l, err
+}
+
+// writeTarget is target for a call that writes through p: when p is
+// relative and the shared active root is no longer the one this caller last
+// saw, the call is refused with root_changed before anything is touched
+// (CONTRACT.md §5), instead of writing in a folder the caller never looked
+// at. Every function that writes with a path argument calls it (or
+// writeRoot) in place of target.
+func (s *Service) writeTarget(ctx context.Context, p, field string) (root string, l loc, err error) {
+	if root, err = s.writeRoot(ctx, !filepath.IsAbs(p)); err != nil {
+		return "", loc{}, err
+	}
+	l, err = locateRequired(root, p, field)
+	return root, l, err
+}
+
+// writeRoot is the active root for a call that writes; relative says that
+// something it writes depends on the root (a relative path, or a git write,
+// which finds its repository from the root). Then the root must be the one
+// the caller last saw, or the call is refused with root_changed.
+//
+// A caller that has seen no root yet is not refused: there is nothing it
+// could have been surprised by. Its first response naming the root (every
+// function that uses the root names it) becomes what it has seen.
+func (s *Service) writeRoot(ctx context.Context, relative bool) (string, error) {
+	rec := s.store.Load()
+	root, err := s.rootOf(rec)
+	if err != nil {
+		return "", err
+	}
+	if !relative {
+		return root, nil
+	}
+	seen := CallerFrom(ctx).SeenRoot()
+	if seen == "" || seen == root {
+		return root, nil
+	}
+	return "", rootChanged(rec, seen, root)
+}
+
+// rootChanged is the refusal of a write whose caller last saw the root
+// seen while the active root is now root.
+func rootChanged(rec *workspace.Record, seen, root string) error {
+	who := "another caller"
+	if rec.ActiveRoot == root && rec.RootBy != "" {
+		who = rec.RootBy
+		if rec.RootAt > 0 {
+			who += " at " + time.Unix(rec.RootAt, 0).UTC().Format(time.RFC3339)
+		}
+	}
+	return &shell.Error{Code: shell.CodeRootChanged, Path: root, Message: fmt.Sprintf(
+		"the workspace root changed from %s to %s (switched by %s) since you last saw it, so nothing was done: "+
+			"a relative path would now land in another folder. Call editor::workspace::get to see the new root and its buffers, "+
+			"then repeat the call with paths relative to it (or with absolute paths)", seen, root, who)}
 }
 
 // stored is the stored form of an absolute, clean path.

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/editord/editord/diff"
@@ -16,11 +17,11 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File to write, root-relative or absolute inside the jail."`
-	Content         string  `json:"content" desc:"The complete new content (not a patch). Written byte for byte: no line-ending, BOM or encoding change."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version editor::open (or the last editor::save) returned. The save is refused as a conflict unless the file on disk still has this version. Preferred guard."`
-	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Unix-seconds mtime guard, used only when expected_version is absent. Coarse: two writes in one second look the same."`
-	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite an existing file without any guard. A deliberate clobber; leave it false."`
+	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a different disk version is a conflict."`
+	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
+	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard (a deliberate clobber)."`
 }
 
 type SaveResponse struct {
@@ -35,16 +36,15 @@ type SaveResponse struct {
 	DiskVersion   *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
 	DiskMtime     *int64  `json:"disk_mtime,omitempty" desc:"On conflict: the mtime on disk now, Unix seconds."`
 	ConflictPatch *string `json:"conflict_patch,omitempty" desc:"On conflict: unified diff from the content on disk now to the content you sent. Reconcile, then save again with disk_version."`
+	Root          string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
 	define("editor::save",
-		"Write a whole file, guarded against a concurrent change. Pass the version from editor::open (or from the previous save) "+
-			"as expected_version: if the file changed in between, nothing is written and the result has conflict: true, "+
-			"the disk's version and a conflict_patch from the disk's content to yours. Re-open, reconcile, save again; never drop "+
-			"the guard to force it through. Omit the guard only to create a new file (parents are created). "+
-			"Content with a NUL byte or invalid UTF-8 is refused (binary). "+
-			`Example: {"path": "README.md", "content": "# Title\n", "expected_version": "8-1a2b3c4d5e6f7a8b"}.`,
+		"Write a whole file (prefer editor::edit to change one). "+
+			"Guard it: pass the version from editor::open (or the last save or edit) as expected_version; "+
+			"if the file changed since, nothing is written and the result is conflict: true with a conflict_patch (disk to yours): re-read, reconcile, retry; "+
+			"never force it. Without a guard only a new file is written (parents created). Binary content is refused.",
 		destructive, (*Service).Save)
 }
 
@@ -64,14 +64,81 @@ func saveLockName(abs string) string {
 // path, so that saves naming one file differently (through a symlink to it,
 // or through a symlinked folder) still exclude each other; a missing file is
 // keyed by its real folder and its name, which is what its real path will be.
-func (s *Service) saveLock(l loc) string {
-	key := l.abs
+func (s *Service) saveLock(l loc) string { return saveLockName(s.realTarget(l)) }
+
+// realTarget is the real path l's file has or will have.
+func (s *Service) realTarget(l loc) string {
 	if p, err := s.jail.Realpath(l.abs); err == nil {
-		key = p
+		return p
 	} else if d, err := s.jail.Realpath(filepath.Dir(l.abs)); err == nil {
-		key = filepath.Join(d, filepath.Base(l.abs))
+		return filepath.Join(d, filepath.Base(l.abs))
 	}
-	return saveLockName(key)
+	return l.abs
+}
+
+// folderLockWait bounds the wait for a folder's save lock, as
+// workspace's lockWait bounds the state dir's locks.
+const folderLockWait = 10 * time.Second
+
+// lockSave takes the locks a write of l holds from its check of the disk
+// to its rename (editor::save, and editor::edit), so that two guarded
+// writers of one file can never both pass the check:
+//
+//   - the save lock of the state dir (saveLock), which serializes the
+//     processes sharing the record, and whose waits time out with a
+//     message naming the state dir;
+//   - an flock on the file's real folder (shell.Jail.LockDir), which
+//     serializes writers of the file whatever state dir they use: two
+//     processes on nested roots (--root /p and --root /p/sub), or given
+//     different --state-dir, both lock the one folder inode. Writes to
+//     other files of the folder wait for it too; a save holds it for the
+//     moments of a check and a rename.
+//
+// A file that does not exist yet is locked by its nearest existing
+// folder; its creation is exclusive anyway (link(2)). A folder that cannot
+// be opened (no read permission) leaves only the state dir's lock.
+// Lock order (writing.go): writes, the state dir's save lock, the folder,
+// then the record.
+func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error) {
+	real := s.realTarget(l)
+	unlockState, err := s.store.Lock(ctx, saveLockName(real))
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(real)
+	wctx, cancel := context.WithTimeout(ctx, folderLockWait)
+	defer cancel()
+	for {
+		unlockDir, err := s.jail.LockDir(wctx, dir)
+		switch code := shell.CodeOf(err); {
+		case err == nil:
+			return func() { unlockDir(); unlockState() }, nil
+		case code == shell.CodeTimeout:
+			unlockState()
+			return nil, shell.Errorf(shell.CodeTimeout, l.stored, "could not lock the folder of %s within %s: another program (an editord on another state dir?) is stuck saving in it; nothing was written", display(l.stored), folderLockWait)
+		case code == shell.CodeNotFound && s.jail.Contains(filepath.Dir(dir)) && filepath.Dir(dir) != dir:
+			dir = filepath.Dir(dir) // not made yet: its nearest existing folder
+		default:
+			return unlockState, nil
+		}
+	}
+}
+
+// lockFile takes what a write of l holds from its first look at the disk
+// to its journaled event: the shared writes lock, then l's save lock
+// (writing.go's lock order). editor::save and editor::edit both take it,
+// so they exclude each other on one file across every process.
+func (s *Service) lockFile(ctx context.Context, l loc) (unlock func(), err error) {
+	done, err := s.writing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.lockSave(ctx, l)
+	if err != nil {
+		done()
+		return nil, err
+	}
+	return func() { u(); done() }, nil
 }
 
 // isText reports whether content may be written as text: no NUL byte
@@ -81,7 +148,7 @@ func isText(content []byte) bool {
 }
 
 func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -89,12 +156,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
-	done, err := s.writing(ctx) // before the save lock: writing.go's lock order
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	unlock, err := s.store.Lock(ctx, s.saveLock(l))
+	unlock, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +164,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 	for attempt := 0; ; attempt++ {
 		resp, err := s.saveLocked(ctx, root, l, content, req)
+		if resp != nil {
+			resp.Root = root
+		}
 		if !errors.Is(err, errSlippedIn) {
 			return resp, err
 		}
@@ -119,7 +184,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 		if !cur.exists {
 			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "%s keeps being created and removed by another program while saving; re-open it and save again", display(l.stored))
 		}
-		return s.conflict(l, cur, content), nil
+		resp = s.conflict(l, cur, content)
+		resp.Root = root
+		return resp, nil
 	}
 }
 
@@ -199,6 +266,13 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
 func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
+	return s.writeAs(ctx, root, l, cur, content, create, causeOf(ctx, "editor::save"), nil)
+}
+
+// writeAs is write for the function cause; ev, when not nil, is the change
+// event the caller already computed for cur -> content (editor::edit has
+// its patch in hand), so the file is not diffed twice.
+func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
 	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: Version(content)}
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
@@ -233,7 +307,10 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if create {
 		kind = "created"
 	}
-	ev := s.changeEvent(root, l, causeOf(ctx, "editor::save"), kind, cur.data, content)
+	if ev == nil {
+		e := s.changeEvent(root, l, cause, kind, cur.data, content)
+		ev = &e
+	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed
 	// The content is on disk now: a record that cannot be updated (a stuck
 	// lock, a broken state dir) is reported, but must not turn a save that
@@ -242,7 +319,7 @@ func (s *Service) write(ctx context.Context, root string, l loc, cur disk, conte
 	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
 		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
 	}
-	s.emit(ctx, ev)
+	s.emit(ctx, *ev)
 	return resp, nil
 }
 

@@ -35,7 +35,7 @@ func TestSearchFunction(t *testing.T) {
 		`{"path":"a-b.txt","hits":[{"line":1,"column":3,"text":"x TODO y TODO","ranges":[[2,6],[9,13]]}]},` +
 		`{"path":"a.txt","hits":[{"line":2,"column":1,"text":"TODO: one","ranges":[[0,4]]}]},` +
 		`{"path":"a/b.txt","hits":[{"line":1,"column":1,"text":"TODO two","ranges":[[0,4]]}]}` +
-		`],"total":3,"files_scanned":5,"truncated":false}`
+		`],"total":3,"files_scanned":5,"truncated":false,"root":"` + s.start + `"}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
@@ -44,7 +44,7 @@ func TestSearchFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true}`; string(raw) != want {
+	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true,"root":"` + s.start + `"}`; string(raw) != want {
 		t.Fatalf("through the catalog:\n got %s\nwant %s", raw, want)
 	}
 	for _, tc := range []struct{ args, want string }{
@@ -98,5 +98,40 @@ func TestSearchSkipsLargeFiles(t *testing.T) {
 	}
 	if len(r.Files) != 1 || r.Files[0].Path != "small.txt" {
 		t.Fatalf("%+v", r.Files)
+	}
+}
+
+// TestSearchOutputModes: output files lists matching files (rg -l), count
+// counts matching lines per file (rg -c), context_lines adds the lines
+// around each hit (rg -C) without repeating hits.
+func TestSearchOutputModes(t *testing.T) {
+	s, _ := fsService(t, map[string]string{
+		"a.txt": "x\nhit 1\ny\nz\nhit 2\nw\n",
+		"b.txt": "hit\r\nafter\r\n",
+		"c.txt": "nothing\n",
+	})
+	ctx := context.Background()
+	r, err := s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "files"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 2 || r.Files[0].Path != "a.txt" || len(r.Files[0].Hits) != 0 || r.Total != 2 || r.Truncated {
+		t.Fatalf("files: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "files", MaxMatches: 1})
+	if len(r.Files) != 1 || !r.Truncated {
+		t.Fatalf("files, max 1: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "count"})
+	if len(r.Files) != 2 || r.Files[0].Count != 2 || r.Files[1].Count != 1 || r.Total != 3 {
+		t.Fatalf("count: %+v", r)
+	}
+	r, _ = s.Search(ctx, &SearchRequest{Pattern: "hit", ContextLines: 1})
+	got := fmt.Sprint(r.Files[0].Context, r.Files[1].Context)
+	if want := "[{1 x} {3 y} {4 z} {6 w}] [{2 after}]"; got != want {
+		t.Fatalf("context: %s, want %s", got, want)
+	}
+	if _, err := s.Search(ctx, &SearchRequest{Pattern: "hit", Output: "json"}); shell.CodeOf(err) != shell.CodeInvalidArgument {
+		t.Fatalf("output json: %v", err)
 	}
 }

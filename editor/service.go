@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
@@ -57,9 +58,13 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if len(roots) == 0 {
 		roots = []string{start}
 	}
+	deny := cfg.Jail.Deny
+	if !cfg.Jail.AllowGitConfig {
+		deny = append(append([]string{}, deny...), gitConfigDeny...)
+	}
 	jail, err := shell.Open(shell.Config{
 		Roots:         roots,
-		Deny:          cfg.Jail.Deny,
+		Deny:          deny,
 		MaxReadBytes:  cfg.Jail.MaxReadBytes,
 		MaxWriteBytes: cfg.Jail.MaxWriteBytes,
 		Noise:         cfg.Walk.Noise,
@@ -70,6 +75,10 @@ func New(cfg Config, opt Options) (*Service, error) {
 	if !jail.Contains(start) {
 		jail.Close()
 		return nil, fmt.Errorf("--root %s is outside the configured jail (%s)", start, strings.Join(jail.Roots(), ", "))
+	}
+	if err := checkNotGitDir(jail, start); err != nil {
+		jail.Close()
+		return nil, fmt.Errorf("--root: %s", shell.AsError(err, start).Message)
 	}
 	stateDir := opt.StateDir
 	if stateDir == "" {
@@ -85,7 +94,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		if r.ActiveRoot != "" {
 			return false, nil
 		}
-		r.ActiveRoot = start
+		r.ActiveRoot, r.RootBy, r.RootAt = start, "editord --root", time.Now().Unix()
 		r.Session(start)
 		return true, nil
 	}); err != nil {
@@ -94,9 +103,53 @@ func New(cfg Config, opt Options) (*Service, error) {
 	return s, nil
 }
 
+// gitConfigDeny are the deny globs added unless jail.allow_git_config: a
+// repository's config (remote URLs can carry tokens) is never returned.
+// git functions read it through gitops, which the deny globs do not bind
+// inside .git.
+var gitConfigDeny = []string{"**/.git/config", "**/.git/modules/**/config"}
+
+// checkNotGitDir refuses a workspace root that is a git dir or inside one:
+// a .git folder (or anything beneath it), or a bare repository or
+// separate git dir (a folder holding HEAD, objects/ and refs/), looked for
+// from root up to its jail root. Such a root would hand git's own files to
+// every surface as ordinary text to edit.
+func checkNotGitDir(j *shell.Jail, root string) error {
+	top := ""
+	for _, r := range j.Roots() {
+		if (root == r || strings.HasPrefix(root, r+"/") || r == "/") && len(r) > len(top) {
+			top = r
+		}
+	}
+	for d := root; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == ".git" || isGitDir(j, d) {
+			return shell.Errorf(shell.CodeDenied, root,
+				"%s is inside the git dir %s; a workspace root must be a working folder (git's own files change only through editor::git::* functions): open the folder that holds the repository instead", root, d)
+		}
+		if d == top || filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// isGitDir reports whether d holds a git dir's HEAD file, objects/ and
+// refs/ folders.
+func isGitDir(j *shell.Jail, d string) bool {
+	for name, kind := range map[string]string{"HEAD": shell.KindFile, "objects": shell.KindDir, "refs": shell.KindDir} {
+		in, err := j.Stat(filepath.Join(d, name))
+		if err != nil || in.Kind != kind {
+			return false
+		}
+	}
+	return true
+}
+
 // DefaultStateDir is where a project's record lives when no --state-dir is
-// given: one folder per canonical jail root, so processes on one project
-// share a record and different projects never do by accident.
+// given: one folder per project, so processes on one project share a
+// record and different projects never do by accident. The project is the
+// git repository holding the jail root when there is one (so --root /p and
+// --root /p/sub share one record, one journal and one save lock), else the
+// canonical jail root itself.
 func DefaultStateDir(jailRoot string) string {
 	base := os.Getenv("EDITORD_STATE_DIR")
 	if base != "" {
@@ -107,8 +160,12 @@ func DefaultStateDir(jailRoot string) string {
 		home, _ := os.UserHomeDir()
 		state = filepath.Join(home, ".local", "state")
 	}
-	sum := sha256.Sum256([]byte(jailRoot))
-	return filepath.Join(state, "editord", filepath.Base(jailRoot)+"-"+hex.EncodeToString(sum[:4]))
+	project := jailRoot
+	if top := shell.RepoTop(jailRoot); top != "" {
+		project = top
+	}
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(state, "editord", filepath.Base(project)+"-"+hex.EncodeToString(sum[:4]))
 }
 
 // Close releases the jail and the state dir.
@@ -125,15 +182,19 @@ func (s *Service) Config() Config { return s.cfg }
 func (s *Service) StateDir() string { return s.store.Dir() }
 
 // root returns the active root of the shared record.
-func (s *Service) root() (string, error) {
-	r := s.store.Load().ActiveRoot
-	if r == "" {
+func (s *Service) root() (string, error) { return s.rootOf(s.store.Load()) }
+
+// rootOf is the active root of rec as this process serves it: the shared
+// active root, or this process's own --root while the shared one is
+// outside its jail. Processes on nested roots of one repository share a
+// record (DefaultStateDir): one started with --root /p/sub cannot serve an
+// active root /p, and serves /p/sub instead of refusing every call; every
+// response names the root it used, and when the shared root moves inside
+// this jail the process follows it (and its writers get root_changed).
+func (s *Service) rootOf(rec *workspace.Record) (string, error) {
+	r := rec.ActiveRoot
+	if r == "" || !s.jail.Contains(r) {
 		return s.start, nil
-	}
-	if !s.jail.Contains(r) {
-		return "", shell.Errorf(shell.CodeOutsideJail, r,
-			"the shared workspace points at %s, which is outside this server's jail (%s); call editor::workspace::open with a folder inside it",
-			r, strings.Join(s.jail.Roots(), ", "))
 	}
 	return r, nil
 }

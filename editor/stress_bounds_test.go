@@ -359,7 +359,7 @@ func TestStressBoundsDeepChain(t *testing.T) {
 	}
 	stBound(t, "create at depth 1000", took, alloc, limit, 16*stMiB)
 	var tr *TreeResponse
-	took, alloc = stMeasure(func() { tr, err = e.s.Tree(ctx, &TreeRequest{MaxDepth: depth + 5}) })
+	took, alloc = stMeasure(func() { tr, err = e.s.Tree(ctx, &TreeRequest{MaxDepth: depth + 5, MaxEntries: treeCap}) })
 	if err != nil {
 		t.Fatal(err)
 	}

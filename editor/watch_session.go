@@ -212,7 +212,7 @@ func (ses *watchSession) pollRecord() bool {
 	}
 	ses.recTok = tok
 	rec := ses.s.store.Load()
-	if rec.ActiveRoot != "" && rec.ActiveRoot != ses.root {
+	if root, _ := ses.s.rootOf(rec); root != ses.root {
 		return false
 	}
 	ses.loadSession(rec)

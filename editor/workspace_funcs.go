@@ -2,6 +2,8 @@ package editor
 
 import (
 	"context"
+	"path/filepath"
+	"time"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -12,10 +14,11 @@ type WorkspaceView struct {
 	Root     string             `json:"root" desc:"Absolute path of the workspace root."`
 	Buffers  []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened."`
 	Expanded []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative."`
+	Focus    *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
 }
 
 type WorkspaceOpenRequest struct {
-	Root string `json:"root" desc:"Folder to make the workspace root: absolute, or relative to the current root. Must be inside the jail."`
+	Root string `json:"root" desc:"Folder to make the root: absolute, or relative to the current root."`
 }
 
 type WorkspaceGetRequest struct{}
@@ -28,7 +31,7 @@ type BuffersListResponse struct {
 }
 
 type BuffersCloseRequest struct {
-	Path string `json:"path" desc:"Path of the buffer to close, root-relative or absolute. The file on disk is untouched."`
+	Path string `json:"path" desc:"Buffer to close."`
 }
 
 type BuffersCloseResponse struct {
@@ -39,32 +42,32 @@ type BuffersCloseResponse struct {
 
 func init() {
 	define("editor::workspace::open",
-		"Point the shared workspace at a folder and return the buffers and expanded folders remembered for it. "+
-			"This changes what every surface sees, including the user's editor, so do not call it casually mid-task. "+
-			`Example: {"root": "/home/me/project"}.`,
+		"Make a folder inside the jail the shared workspace root; returns what is remembered for it. "+
+			"Every surface follows, the user's editor included: do not call it casually.",
 		additive, (*Service).WorkspaceOpen)
 	define("editor::workspace::get",
-		"Return the active workspace root, its open buffers (the user's tabs) and expanded folders. "+
-			"Read it before assuming anything about where you are.",
+		"The active root, the open buffers (the user's tabs) and the expanded folders. "+
+			"Call it first, and after a root_changed error.",
 		readOnly, (*Service).WorkspaceGet)
 	define("editor::buffers::list",
-		"List the open buffers (the tab set shared with the user's editor), in open order.",
+		"List the open buffers (the user's tabs), in open order.",
 		readOnly, (*Service).BuffersList)
 	define("editor::buffers::close",
-		"Close one buffer for every surface, the user's editor included. The file on disk is untouched. "+
-			"Closing a path that is not open returns closed: false.",
+		"Close a buffer (the user's tab) for every surface; the file is untouched. A path not open gives closed: false.",
 		idempotent, (*Service).BuffersClose)
 }
 
 func (s *Service) view(rec *workspace.Record, root string) *WorkspaceView {
 	ses := rec.Session(root)
-	return &WorkspaceView{Root: root, Buffers: ses.Buffers, Expanded: ses.Expanded}
+	return &WorkspaceView{Root: root, Buffers: ses.Buffers, Expanded: ses.Expanded, Focus: ses.Focus}
 }
 
 func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) (*WorkspaceView, error) {
-	cur, err := s.root()
+	// A relative root is resolved against the active root, so it must be
+	// the one this caller saw; an absolute one may always be opened.
+	cur, err := s.writeRoot(ctx, !filepath.IsAbs(req.Root))
 	if err != nil {
-		cur = s.start
+		return nil, err
 	}
 	l, err := locateRequired(cur, req.Root, "root")
 	if err != nil {
@@ -81,37 +84,52 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNotGitDir(s.jail, l.abs); err != nil {
+		return nil, err
+	}
+	if err := checkNotGitDir(s.jail, root); err != nil {
+		return nil, err
+	}
 	rec, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		_, existed := r.Sessions[root]
 		r.Session(root)
 		changed := r.ActiveRoot != root || !existed
-		r.ActiveRoot = root
+		if r.ActiveRoot != root {
+			r.ActiveRoot, r.RootBy, r.RootAt = root, by(ctx), time.Now().Unix()
+		}
 		return changed, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	CallerFrom(ctx).SawRoot(root) // re-synced: the caller asked for this root
 	return s.view(rec, root), nil
 }
 
 func (s *Service) WorkspaceGet(ctx context.Context, _ *WorkspaceGetRequest) (*WorkspaceView, error) {
-	root, err := s.root()
+	rec := s.store.Load()
+	root, err := s.rootOf(rec)
 	if err != nil {
 		return nil, err
 	}
-	return s.view(s.store.Load(), root), nil
+	CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
+	return s.view(rec, root), nil
 }
 
 func (s *Service) BuffersList(ctx context.Context, _ *BuffersListRequest) (*BuffersListResponse, error) {
-	v, err := s.WorkspaceGet(ctx, nil)
+	rec := s.store.Load()
+	root, err := s.rootOf(rec)
 	if err != nil {
 		return nil, err
 	}
-	return &BuffersListResponse{Root: v.Root, Buffers: v.Buffers}, nil
+	return &BuffersListResponse{Root: root, Buffers: rec.Session(root).Buffers}, nil
 }
 
 func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*BuffersCloseResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	// Checked as a write: closing "a.txt" after another caller's root
+	// switch would close the person's tab of a different file (and drop
+	// its unsaved draft).
+	root, l, err := s.writeTarget(ctx, req.Path, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +148,9 @@ func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*
 // buffer already recorded as it is costs a stat of the record, no lock.
 func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer) error {
 	for _, have := range s.store.Load().Session(root).Buffers {
+		if have.Path == b.Path {
+			b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+		}
 		if have == b {
 			return nil
 		}

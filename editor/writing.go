@@ -39,8 +39,9 @@ package editor
 // the gate for at most quiesceGateMax.
 //
 // Lock order, which makes a deadlock impossible: writes (shared; the gate
-// is passed before it and not held) -> the save lock (save-xx.lock) or
-// git.lock -> the record lock -> the journal lock. The watcher takes
+// is passed before it and not held) -> the save lock (save-xx.lock, then
+// the flock on the file's folder, see lockSave) or git.lock -> the record
+// lock -> the journal lock. The watcher takes
 // writes-gate then writes (exclusive) holding no other lock, and lets go
 // of both at once. A write must not start another write while it holds
 // writes (nested writing): the inner one would wait at the gate for a

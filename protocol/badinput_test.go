@@ -200,6 +200,8 @@ type biExpect struct {
 	any      bool   // any answer: mcp-go is lenient here, and serving it is harmless
 	mentions string // text the message must contain (the problem named)
 	none     bool   // no response at all (a notification)
+	ok       bool   // a successful result
+	id       any    // when set, the id the answer must carry
 }
 
 func (s *biServer) check(name string, want biExpect, m map[string]any) {
@@ -212,6 +214,16 @@ func (s *biServer) check(name string, want biExpect, m map[string]any) {
 	}
 	if m == nil {
 		s.t.Errorf("%s: no response", name)
+		return
+	}
+	if want.id != nil && fmt.Sprint(m["id"]) != fmt.Sprint(want.id) {
+		s.t.Errorf("%s: answered with id %v, want %v", name, m["id"], want.id)
+	}
+	if want.ok {
+		if res, _ := m["result"].(map[string]any); res == nil || res["isError"] == true {
+			s.t.Errorf("%s: want a successful result, got %.500v", name, m)
+		}
+		s.t.Logf("%-34s -> served", name)
 		return
 	}
 	if want.any {
@@ -280,8 +292,8 @@ func TestBadInputOverStdio(t *testing.T) {
 	s.alive(4)
 
 	// 50 MB in the long run; the quick one sends 20 MB, which is over
-	// max_write_bytes (16 MiB) all the same and costs less than half the
-	// time (mcp-go parses each message about six times over).
+	// max_write_bytes (16 MiB) all the same. Either is refused by the
+	// request limit (limit.go) before any JSON decoder sees it.
 	bigMB := 20
 	switch {
 	case os.Getenv("EDITORD_STRESS") == "long":
@@ -322,13 +334,21 @@ func TestBadInputOverStdio(t *testing.T) {
 		{"misspelt guard", biCall(28, "editor_save", map[string]any{"path": "a.txt", "content": "x", "expected_verison": "1-2"}), biExpect{isError: true, mentions: "expected_verison"}},
 		{"NUL in a path", biCall(29, "editor_open", map[string]any{"path": "a.txt\x00.png"}), biExpect{isError: true, mentions: "NUL"}},
 		{"empty path", biCall(30, "editor_open", map[string]any{"path": ""}), biExpect{isError: true, mentions: "path"}},
-		{fmt.Sprintf("%d MB of content", bigMB), biCall(31, "editor_save", map[string]any{"path": "big.txt", "content": big}), biExpect{isError: true, mentions: "too_large"}},
+		{fmt.Sprintf("%d MB of content", bigMB), biCall(31, "editor_save", map[string]any{"path": "big.txt", "content": big}), biExpect{rpcError: true, mentions: "request refused", id: 31}},
+		// The id last, as the TypeScript SDK sends it.
+		{"over the limit, id last", []byte(`{"method":"tools/call","params":{"name":"editor_save","arguments":{"path":"big.txt","content":"` + big + `"}},"jsonrpc":"2.0","id":"last"}`), biExpect{rpcError: true, mentions: "request refused", id: "last"}},
+		// Escaping makes it six times longer, but what it decodes to fits:
+		// served (json.Marshal writes "<" as \u003c).
+		{"1 MB of escaped content", biCall(36, "editor_save", map[string]any{"path": "lt.txt", "content": strings.Repeat("<", 1_000_000)}), biExpect{ok: true, id: 36}},
+		// Not UTF-8: refused, never saved as U+FFFD (issue 15 item 8).
+		{"invalid UTF-8 in content", []byte("{\"jsonrpc\":\"2.0\",\"id\":37,\"method\":\"tools/call\",\"params\":{\"name\":\"editor_save\",\"arguments\":{\"path\":\"u.txt\",\"content\":\"ab\xffcd\"}}}"), biExpect{isError: true, mentions: `field "content" holds invalid UTF-8`}},
+		{"a lone surrogate in a path", []byte(`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":{"name":"editor_save","arguments":{"path":"u\ud800.txt","content":"x"}}}`), biExpect{isError: true, mentions: `field "path"`}},
 		{"a 1 MB path", biCall(32, "editor_open", map[string]any{"path": big[:1<<20]}), biExpect{isError: true, mentions: "too long"}},
 		{"nested 100,000 levels", []byte(`{"jsonrpc":"2.0","id":33,"method":"tools/call","params":{"name":"editor_open","arguments":{"path":` + nested(100_000, `"a.txt"`) + `}}}`), biExpect{rpcError: true, mentions: "parse"}},
 		{"nested 5,000 levels", []byte(`{"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"editor_open","arguments":{"path":` + nested(5_000, `"a.txt"`) + `}}}`), biExpect{isError: true, mentions: "path"}},
 		{"nested objects 100,000 levels", []byte(`{"jsonrpc":"2.0","id":35,"method":"tools/call","params":{"name":"editor_open","arguments":` + strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000) + `}}`), biExpect{rpcError: true, mentions: "parse"}},
 		{"id an object", []byte(`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`), biExpect{any: true}},
-		{"a 10 MB line of garbage", []byte(strings.Repeat("{", 10<<20)), biExpect{rpcError: true, mentions: "parse"}},
+		{"a 10 MB line of garbage", []byte(strings.Repeat("{", 10<<20)), biExpect{rpcError: true, mentions: "request refused"}},
 		{"a tool call as a notification", []byte(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"editor_save","arguments":{"path":"note.txt","content":"x"}}}`), biExpect{none: true}},
 		{"an unknown notification", []byte(`{"jsonrpc":"2.0","method":"notifications/whatever"}`), biExpect{none: true}},
 		{"a response nobody asked for", []byte(`{"jsonrpc":"2.0","id":999,"result":{}}`), biExpect{none: true}},
@@ -348,6 +368,9 @@ func TestBadInputOverStdio(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.root, "big.txt")); err == nil {
 		t.Error("the 50 MB save wrote a file")
+	}
+	if ents, _ := os.ReadDir(s.root); len(ents) > 3 {
+		t.Errorf("refused calls wrote files: %v", ents)
 	}
 	// Closing stdin ends the server cleanly.
 	s.stdin.Close()

@@ -19,16 +19,35 @@ type HTTPOptions struct {
 	Addr        string // host:port; loopback unless AllowRemote
 	Token       string // bearer token every request must carry
 	AllowRemote bool   // permit a non-loopback listen address
+
+	// Timeouts; zero means the defaults below (tests shorten them).
+	HeaderTimeout, ReadTimeout, IdleTimeout time.Duration
 }
+
+// The HTTP server's timeouts. A connection must send its request headers
+// within httpHeaderTimeout and its whole request within httpReadTimeout
+// (the largest body the request limit allows, about 100 MB by default,
+// needs under 2 MB/s for it; loopback is the default address); a
+// keep-alive connection with no request for httpIdleTimeout is closed.
+// There is no write timeout: the SSE stream of a GET /mcp stays open as
+// long as its client listens (Go clears the read deadline once a request
+// has been read, so the read timeout does not end it either).
+const (
+	httpHeaderTimeout = 10 * time.Second
+	httpReadTimeout   = 60 * time.Second
+	httpIdleTimeout   = 30 * time.Second
+	httpMaxHeader     = 64 << 10
+)
 
 // HTTPHandler serves MCP Streamable HTTP at /mcp for many clients at once,
 // behind an Origin check (browsers on other sites must not drive a local
-// server) and a bearer token.
+// server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(trackPosts(mcpHTTP, s.hub), token))
-	return mux
+	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
+	mux.Handle("/", pageHandler())
+	return secureHeaders(mux)
 }
 
 // trackPosts tells the hub when a session's POSTs begin and end (see
@@ -49,18 +68,30 @@ func trackPosts(next http.Handler, h *hub) http.Handler {
 func guard(next http.Handler, token string) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !localOrigin(o) {
-			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a local page", o), http.StatusForbidden)
+		// A refused request does not keep its connection: a client that
+		// is not allowed in gets no kept-alive socket to hold (300 of
+		// them were still open 45 s after their 401).
+		if o := r.Header.Get("Origin"); o != "" && (!localOrigin(o) || !sameOrigin(o, r)) {
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not this server's own page", o), http.StatusForbidden)
 			return
 		}
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("Connection", "close")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="editord"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (the token is in the state dir's http.token, or the --token given to editord serve)", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 // localOrigin accepts pages served from this machine.
@@ -98,7 +129,13 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: HTTPHandler(s, opt.Token), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{
+		Handler:           HTTPHandler(s, opt.Token),
+		ReadHeaderTimeout: orDefault(opt.HeaderTimeout, httpHeaderTimeout),
+		ReadTimeout:       orDefault(opt.ReadTimeout, httpReadTimeout),
+		IdleTimeout:       orDefault(opt.IdleTimeout, httpIdleTimeout),
+		MaxHeaderBytes:    httpMaxHeader,
+	}
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -24,7 +23,7 @@ func resources(svc *editor.Service) []server.ServerResource {
 			if err != nil {
 				return nil, err
 			}
-			text, err := json.Marshal(v)
+			text, err := marshalJSON(v)
 			if err != nil {
 				return nil, err
 			}

@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -10,8 +12,8 @@ import (
 )
 
 const instructions = `editord serves a shared code workspace: a root folder, the files open in it (the user's tabs) and the folders expanded in its tree.
-Start with editor_workspace_get to see the root and what the user has open.
-Two rules prevent data loss: save with the version editor_open returned (expected_version), and move files with editor_move, not a shell mv.`
+Start with editor_workspace_get. Read with editor_open (offset/limit for part of a file; tab: false leaves the user's tabs alone); change files with editor_edit (exact text), not by resending them.
+Two rules prevent data loss: write only what you read (editor_save with the version editor_open returned as expected_version; editor_edit's old_text is its own guard), and move files with editor_move, not a shell mv.`
 
 // Server is the MCP face of one editor service.
 type Server struct {
@@ -42,10 +44,11 @@ func NewServer(svc *editor.Service, version string) *Server {
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record
-// moved aside, folders the watcher cannot cover) as a warning log message.
+// moved aside, folders the watcher cannot cover) as a warning log message,
+// naming tools as every message to an MCP client does.
 func (s *Server) Warn(msg string) {
 	s.MCP.SendNotificationToAllClients("notifications/message", map[string]any{
-		"level": "warning", "logger": "editord", "data": msg,
+		"level": "warning", "logger": "editord", "data": ToolNames(msg),
 	})
 }
 
@@ -54,9 +57,30 @@ func (s *Server) Warn(msg string) {
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers.
+// Tool calls run in parallel on a pool of workers. Lines over the request
+// limits (limit.go) are answered with a JSON-RPC error and never reach
+// mcp-go. Nothing written is HTML-escaped (wire.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(16)(std)
-	return std.Listen(ctx, in, out)
+	lim := LimitsFor(s.svc.Config())
+	w := &lockedWriter{w: unescapeHTML(out)}
+	lines := NewLineReader(in, lim, func(id json.RawMessage, msg string) {
+		w.Write(errorLine(id, msg, lim))
+	})
+	return std.Listen(ctx, lines, w)
+}
+
+// lockedWriter makes each Write whole with respect to the others: mcp-go
+// writes every message with one Write, and so does the refusal of an
+// oversized line, so no two messages interleave on stdout.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -15,14 +15,18 @@ import (
 )
 
 // Tool builds the MCP tool of one catalog function.
+// Its description and the descriptions of its input fields name other
+// functions by their tool names, which is all an MCP client knows.
 func Tool(f *editor.Function) mcp.Tool {
-	in, _ := json.Marshal(f.InputSchema())
-	out, _ := json.Marshal(f.OutputSchema())
+	inSchema := f.InputSchema()
+	renameDescriptions(inSchema)
+	in, _ := marshalJSON(inSchema)
+	out, _ := marshalJSON(f.OutputSchema())
 	a := f.Annotations
 	return mcp.Tool{
 		Name:            ToolName(f.ID),
 		Title:           f.ID,
-		Description:     f.Description,
+		Description:     ToolNames(f.Description),
 		RawInputSchema:  in,
 		RawOutputSchema: out,
 		Annotations: mcp.ToolAnnotation{
@@ -49,14 +53,33 @@ func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHa
 		if err != nil {
 			return ErrorResult(err), nil
 		}
-		text, err := json.Marshal(resp)
+		body, err := marshalJSON(resp)
 		if err != nil {
 			return ErrorResult(err), nil
 		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{mcp.NewTextContent(string(text))},
-			StructuredContent: json.RawMessage(text),
+			Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
+			StructuredContent: json.RawMessage(body),
 		}, nil
+	}
+}
+
+// renameDescriptions rewrites function ids to tool names in every
+// description of a JSON schema.
+func renameDescriptions(schema any) {
+	switch v := schema.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "description" {
+				v[k] = ToolNames(s)
+			} else {
+				renameDescriptions(x)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			renameDescriptions(x)
+		}
 	}
 }
 
@@ -72,10 +95,12 @@ func call(ctx context.Context, svc *editor.Service, f *editor.Function, args jso
 }
 
 // ErrorResult is the isError result of a refused call: the message as text,
-// and {"error": {code, message, path?}} as structured content.
+// and {"error": {code, message, path?}} as structured content. The message
+// names tools, not function ids.
 func ErrorResult(err error) *mcp.CallToolResult {
-	e := AsError(err)
-	body, _ := json.Marshal(map[string]any{"error": e})
+	e := *AsError(err)
+	e.Message = ToolNames(e.Message)
+	body, _ := marshalJSON(map[string]any{"error": &e})
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{mcp.NewTextContent(e.Message)},

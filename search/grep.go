@@ -35,6 +35,7 @@ type SearchOptions struct {
 	Exclude      []string // exclude_glob
 	MaxMatches   int      // hits kept
 	MaxFileBytes int64    // larger files are skipped
+	PerFile      int      // hits kept per file at most (0: no limit); 1 lists matching files
 }
 
 // FileHits is one file's hits.
@@ -78,7 +79,7 @@ func (e *Engine) Search(ctx context.Context, root string, opt SearchOptions) (*S
 			files = append(files, t)
 		}
 	}
-	return grep(ctx, f.tree, files, m, opt.MaxMatches, opt.MaxFileBytes)
+	return grep(ctx, f.tree, files, m, opt.MaxMatches, opt.MaxFileBytes, opt.PerFile)
 }
 
 const (
@@ -92,7 +93,7 @@ type grepBatchResult struct {
 	err  error
 }
 
-func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *Matcher, maxMatches int, maxBytes int64) (*SearchResult, error) {
+func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *Matcher, maxMatches int, maxBytes int64, perFile int) (*SearchResult, error) {
 	res := &SearchResult{Files: []FileHits{}}
 	n := len(files)
 	if n == 0 {
@@ -166,6 +167,9 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 				var earlier int64
 				for i := lo; i < hi && !stopped.Load(); i++ {
 					limit := need(b, earlier)
+					if perFile > 0 {
+						limit = min(limit, int64(perFile))
+					}
 					if limit <= 0 {
 						continue // the cut is before this file
 					}

@@ -27,6 +27,16 @@ const (
 	CodeGitFailed       Code = "git_failed"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// CodeRootChanged refuses a write with a relative path when the shared
+	// active root is no longer the one the caller last saw (CONTRACT.md §5).
+	CodeRootChanged Code = "root_changed"
+	// CodeNoSpace: the file system is full, or the user's quota on it is
+	// spent (ENOSPC, EDQUOT). Nothing was changed.
+	CodeNoSpace Code = "no_space"
+	// CodeNoMatch and CodeAmbiguous are editor::edit's: an old_text found
+	// nowhere, or more than once without replace_all (CONTRACT.md §8).
+	CodeNoMatch   Code = "no_match"
+	CodeAmbiguous Code = "ambiguous"
 )
 
 // Error is a refusal a caller can act on: a code, a message that names the
@@ -69,6 +79,13 @@ func AsError(err error, path string) *Error {
 	return classify(err, path)
 }
 
+func noSpaceCause(err error) string {
+	if errors.Is(err, syscall.EDQUOT) {
+		return "the disk quota on its file system is used up (EDQUOT)"
+	}
+	return "no space is left on its file system (ENOSPC)"
+}
+
 // classify maps an operating-system error for path to a coded Error.
 func classify(err error, path string) *Error {
 	msg := err.Error()
@@ -101,6 +118,9 @@ func classify(err error, path string) *Error {
 	case errors.Is(err, fs.ErrPermission):
 		return &Error{Code: CodeDenied, Path: path, Err: err,
 			Message: fmt.Sprintf("%s: permission denied by the operating system", path)}
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return &Error{Code: CodeNoSpace, Path: path, Err: err,
+			Message: fmt.Sprintf("%s: %s; nothing was changed. Free space on that file system (or raise the quota) and try again", path, noSpaceCause(err))}
 	case errors.Is(err, syscall.ENXIO):
 		// open(2) on a socket (or a device with nothing behind it).
 		return &Error{Code: CodeInvalidArgument, Path: path, Err: err,

@@ -83,28 +83,14 @@ type ReadResult struct {
 // than the jail's max_read_bytes). A folder is is_a_directory. Reading stops
 // at the limit even if the file grows meanwhile, so memory stays bounded.
 func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
-	t, err := j.prepare(abs, true, false)
-	if err != nil {
-		return ReadResult{}, err
-	}
 	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
 		limit = j.maxRead
 	}
-	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, t, err := j.openRegular(abs)
 	if err != nil {
-		return ReadResult{}, AsError(err, t.abs)
+		return ReadResult{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ReadResult{}, AsError(err, t.abs)
-	}
-	if fi.IsDir() {
-		return ReadResult{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; list it with editor::tree", t.abs)
-	}
-	if !fi.Mode().IsRegular() {
-		return ReadResult{}, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
-	}
 	// Read at most limit+1 bytes: the byte past the limit tells a file over
 	// it from one exactly at it, even if the file grew or shrank since the
 	// stat. The buffer is sized from the stat, never past limit+2.
@@ -137,6 +123,54 @@ func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
 		res.Info.Size = int64(len(buf))
 	}
 	return res, nil
+}
+
+// openRegular opens abs for reading through symlinks; anything but a
+// regular file is refused (a folder is is_a_directory).
+func (j *Jail) openRegular(abs string) (*os.File, fs.FileInfo, target, error) {
+	t, err := j.prepare(abs, true, false)
+	if err != nil {
+		return nil, nil, target{}, err
+	}
+	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, target{}, AsError(err, t.abs)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, target{}, AsError(err, t.abs)
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, nil, target{}, Errorf(CodeIsADirectory, t.abs, "%s is a folder; list it with editor::tree", t.abs)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, target{}, Errorf(CodeInvalidArgument, t.abs, "%s is not a regular file (device, socket or pipe)", t.abs)
+	}
+	return f, fi, t, nil
+}
+
+// OpenRead opens abs for a caller that streams it (a ranged read of a file
+// too big to hold): through symlinks, regular files only, and never more
+// than max_read_bytes+1 bytes, so a caller tells a file over the cap from
+// one at it however the file grows. Info.Size is the size at open.
+func (j *Jail) OpenRead(abs string) (io.ReadCloser, Info, error) {
+	f, fi, _, err := j.openRegular(abs)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	var r io.Reader = f
+	if j.maxRead > 0 {
+		r = io.LimitReader(f, j.maxRead+1)
+	}
+	return readCloser{r, f}, infoOf(fi), nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,

@@ -186,10 +186,13 @@ func (p *Patterns) Excludes(rel string, isDir bool) bool {
 // reachable after the path segments fed so far (position len(pat) means
 // the whole pattern matched). A "**" inside the pattern matches zero or
 // more segments, a trailing one one or more, exactly as matchSegs does.
-type segState struct{ at []bool }
+// at and next are swapped on every step, so feeding a path costs no
+// allocation per segment.
+type segState struct{ at, next []bool }
 
 func newSegState(pat []string) segState {
-	s := segState{at: make([]bool, len(pat)+1)}
+	buf := make([]bool, 2*(len(pat)+1))
+	s := segState{at: buf[:len(pat)+1], next: buf[len(pat)+1:]}
 	s.at[0] = true
 	s.closure(pat)
 	return s
@@ -205,7 +208,8 @@ func (s *segState) closure(pat []string) {
 }
 
 func (s *segState) step(pat []string, seg string) {
-	next := make([]bool, len(s.at))
+	next := s.next
+	clear(next)
 	for j := range pat {
 		if !s.at[j] {
 			continue
@@ -219,7 +223,7 @@ func (s *segState) step(pat []string, seg string) {
 			next[j+1] = true
 		}
 	}
-	s.at = next
+	s.at, s.next = next, s.at
 	s.closure(pat)
 }
 

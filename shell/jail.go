@@ -95,6 +95,20 @@ func Canonical(dir string) (string, error) {
 	return canon, nil
 }
 
+// RepoTop is the top-level folder of the git repository holding the
+// canonical folder dir (the nearest folder at or above it with a .git
+// folder or gitfile), or "" when dir is in none.
+func RepoTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
 // Close releases the root handles.
 func (j *Jail) Close() error {
 	for _, r := range j.roots {

@@ -30,6 +30,38 @@ func (j *Jail) LockShared(ctx context.Context, abs string) (unlock func(), err e
 	return j.lock(ctx, abs, syscall.LOCK_SH)
 }
 
+// LockDir takes an exclusive flock on the folder abs itself (through
+// symlinks inside the jail), waiting until it is free or ctx ends.
+//
+// It is the lock that keeps writers of one file apart whatever state dir
+// they use (CONTRACT.md §3): every process that can see the file can open
+// its folder, and the folder's inode is the same however the folder is
+// named (a symlink, a bind mount, the paths of two nested roots), so the
+// lock needs no shared place to live and no naming scheme to agree on. The
+// lock is on the folder rather than the file because a save replaces the
+// file (a new inode after each rename, so a lock on the old one would not
+// stop the next writer) and a file being created does not exist yet; the
+// folder outlives both. The kernel drops it when the holder dies, and flock
+// locks belong to the open file description, so two goroutines of one
+// process exclude each other as two processes do. Other programs do not
+// flock folders, so nothing else waits on it.
+func (j *Jail) LockDir(ctx context.Context, abs string) (unlock func(), err error) {
+	t, err := j.resolve(abs, true)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openDirRoot(t.r.root, t.rel)
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	f, err := d.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	d.Close()
+	if err != nil {
+		return nil, AsError(err, t.abs)
+	}
+	return flockFile(ctx, f, abs, syscall.LOCK_EX)
+}
+
 // lock takes the flock how (LOCK_EX or LOCK_SH) on abs for Lock and
 // LockShared.
 func (j *Jail) lock(ctx context.Context, abs string, how int) (unlock func(), err error) {
@@ -37,6 +69,12 @@ func (j *Jail) lock(ctx context.Context, abs string, how int) (unlock func(), er
 	if err != nil {
 		return nil, err
 	}
+	return flockFile(ctx, f, abs, how)
+}
+
+// flockFile takes the flock how on the open file f (named abs in
+// messages), waiting until ctx ends; f is closed on failure and by unlock.
+func flockFile(ctx context.Context, f *os.File, abs string, how int) (unlock func(), err error) {
 	if ok, err := tryFlock(f, how); err != nil {
 		f.Close()
 		return nil, AsError(err, abs)

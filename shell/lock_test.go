@@ -331,3 +331,53 @@ func TestLockShared(t *testing.T) {
 	wantCode(t, err, "")
 	u5()
 }
+
+// TestLockDir: the folder lock excludes holders however they name the
+// folder (through a symlink, or as two jails with nested roots do), and a
+// wait ends with timeout when ctx does.
+func TestLockDir(t *testing.T) {
+	f := newFixture(t)
+	f.dir("p/sub")
+	f.link("p/sub", "alias")
+	inner, err := Open(Config{Roots: []string{f.abs("p/sub")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close()
+	unlock, err := f.j.LockDir(context.Background(), f.abs("p/sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, try := range []struct {
+		j   *Jail
+		abs string
+	}{{f.j, f.abs("alias")}, {inner, f.abs("p/sub")}, {f.j, f.abs("p/sub")}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		_, err := try.j.LockDir(ctx, try.abs)
+		cancel()
+		wantCode(t, err, CodeTimeout)
+	}
+	// Another folder is not held.
+	u2, err := f.j.LockDir(context.Background(), f.abs("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u2()
+	got := make(chan error, 1)
+	go func() {
+		u, err := inner.LockDir(context.Background(), f.abs("p/sub"))
+		if err == nil {
+			u()
+		}
+		got <- err
+	}()
+	unlock()
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.j.LockDir(context.Background(), f.abs("missing"))
+	wantCode(t, err, CodeNotFound)
+	f.file("file.txt", "x")
+	_, err = f.j.LockDir(context.Background(), f.abs("file.txt"))
+	wantCode(t, err, CodeNotADirectory)
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -82,6 +83,7 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		perm = 0o644
 	}
 	var uid, gid = -1, -1
+	var src *os.File // the old file, whose extended attributes and ACL the new one gets
 	old, statErr := d.Lstat(base)
 	switch {
 	case statErr == nil && opt.Exclusive:
@@ -93,13 +95,17 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		if st, ok := old.Sys().(*syscall.Stat_t); ok {
 			uid, gid = int(st.Uid), int(st.Gid)
 		}
+		if src, err = d.OpenFile(base, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0); err != nil {
+			return Info{}, AsError(err, t.abs)
+		}
+		defer src.Close()
 	case !errors.Is(statErr, fs.ErrNotExist):
 		return Info{}, AsError(statErr, t.abs)
 	}
 
 	tmp, f, err := createTemp(d, base)
 	if err != nil {
-		return Info{}, AsError(err, t.abs)
+		return Info{}, writeError(err, t.abs)
 	}
 	committed := false
 	defer func() {
@@ -107,8 +113,14 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 			d.Remove(tmp)
 		}
 	}()
-	if err := writeAll(f, data, perm, uid, gid, !opt.NoSync); err != nil {
-		return Info{}, AsError(err, t.abs)
+	if err := writeAll(f, src, data, perm, uid, gid, !opt.NoSync); err != nil {
+		var xe *xattrError
+		if errors.As(err, &xe) && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) {
+			return Info{}, &Error{Code: CodeDenied, Path: t.abs, Err: err, Message: fmt.Sprintf(
+				"%s: %s, so saving it would drop it; nothing was written and the file is as it was. "+
+					"Save as a user allowed to set it, or remove it from the file first if it is not needed (setfattr -x, setfacl -b)", t.abs, xe)}
+		}
+		return Info{}, writeError(err, t.abs)
 	}
 	if opt.Before != nil {
 		if err := opt.Before(); err != nil {
@@ -119,11 +131,11 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		// link(2) fails if the name exists, which makes creation exclusive
 		// even against another process racing us.
 		if err := d.Link(tmp, base); err != nil {
-			return Info{}, AsError(err, t.abs)
+			return Info{}, writeError(err, t.abs)
 		}
 		d.Remove(tmp)
 	} else if err := d.Rename(tmp, base); err != nil {
-		return Info{}, AsError(err, t.abs)
+		return Info{}, writeError(err, t.abs)
 	}
 	committed = true
 	if !opt.NoSync {
@@ -135,6 +147,18 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 	}
 	sweepStaleTemps(d, t.r.path+"/"+dir)
 	return infoOf(fi), nil
+}
+
+// writeError classifies a failure of the write itself. A full disk gets
+// the next step, and the assurance that matters: the temp file is removed
+// (WriteFile's deferred cleanup) and the file is as it was.
+func writeError(err error, abs string) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return &Error{Code: CodeNoSpace, Path: abs, Err: err, Message: fmt.Sprintf(
+			"%s was not saved: %s. Nothing was written: the file is intact (or still absent). Free space on the file system holding %s (or raise the quota there), then save again",
+			abs, noSpaceCause(err), path.Dir(abs))}
+	}
+	return AsError(err, abs)
 }
 
 // A writer killed between creating its temp file and renaming it (SIGKILL,
@@ -241,7 +265,10 @@ func truncateName(base string) string {
 	return base
 }
 
-func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int, sync bool) error {
+// writeAll fills the temp file f and gives it the old file's owner, mode
+// and, from src when there was an old file, its extended attributes and
+// ACL.
+func writeAll(f, src *os.File, data []byte, perm fs.FileMode, uid, gid int, sync bool) error {
 	_, err := f.Write(data)
 	if err == nil && uid >= 0 {
 		// Best effort: keeping the owner only works for a privileged process
@@ -251,6 +278,11 @@ func writeAll(f *os.File, data []byte, perm fs.FileMode, uid, gid int, sync bool
 	if err == nil {
 		// After chown: chown clears setuid/setgid bits.
 		err = f.Chmod(perm)
+	}
+	if err == nil && src != nil {
+		// After chown and chmod: chown clears file capabilities, chmod
+		// rewrites an ACL's mask.
+		err = copyXattrs(src, f)
 	}
 	if err == nil && sync {
 		err = f.Sync()

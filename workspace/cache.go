@@ -43,15 +43,20 @@ func (c *recordCache) put(k fileKey, r *Record) {
 }
 
 func (r *Record) clone() *Record {
-	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, Sessions: make(map[string]*Session, len(r.Sessions))}
+	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, RootBy: r.RootBy, RootAt: r.RootAt, Sessions: make(map[string]*Session, len(r.Sessions))}
 	for root, s := range r.Sessions {
 		if s == nil {
 			continue
 		}
-		out.Sessions[root] = &Session{
+		c := &Session{
 			Buffers:  append([]Buffer{}, s.Buffers...),
 			Expanded: append([]string{}, s.Expanded...),
 		}
+		if s.Focus != nil {
+			f := *s.Focus
+			c.Focus = &f
+		}
+		out.Sessions[root] = c
 	}
 	return out
 }

@@ -17,19 +17,47 @@ type Buffer struct {
 	Version  string `json:"version" desc:"Content version at the last open or save: hex byte length, '-', 16 hex digits of FNV-1a 64. Compare for equality only."`
 	Mtime    int64  `json:"mtime" desc:"Modification time at the last open or save, Unix seconds."`
 	Language string `json:"language" desc:"Monaco language id, e.g. go, typescript, plaintext."`
+	// Dirty and DraftBase describe a draft (drafts.go): they change only
+	// through SetDraft, never through Upsert.
+	Dirty     bool   `json:"dirty" desc:"True when an editor holds unsaved edits of this file (a draft): the person's view may differ from the disk."`
+	DraftBase string `json:"draft_base,omitempty" desc:"The version the draft's edits were made over, when dirty."`
 }
 
 // Session is what one root remembers.
 type Session struct {
 	Buffers  []Buffer `json:"buffers"`
 	Expanded []string `json:"expanded"`
+	Focus    *Focus   `json:"focus,omitempty"`
+}
+
+// Focus is where the person is: the active tab and the cursor in it.
+type Focus struct {
+	Path      string     `json:"path" desc:"File of the active tab, root-relative."`
+	Line      int        `json:"line" desc:"Cursor line, 1-based."`
+	Column    int        `json:"column" desc:"Cursor column, 1-based, in characters."`
+	Selection *Selection `json:"selection,omitempty" desc:"The selected range, when something is selected."`
+	By        string     `json:"by" desc:"Who reported it (the page's client name and session)."`
+	Time      string     `json:"time" desc:"When it was reported, RFC 3339."`
+}
+
+// Selection is a range of lines and columns, 1-based, end exclusive.
+type Selection struct {
+	StartLine   int `json:"start_line" desc:"First line, 1-based."`
+	StartColumn int `json:"start_column" desc:"First column, 1-based."`
+	EndLine     int `json:"end_line" desc:"Last line, 1-based."`
+	EndColumn   int `json:"end_column" desc:"Column just after the selection, 1-based."`
 }
 
 // Record is the whole state file.
 type Record struct {
-	Format     int                 `json:"format"`
-	ActiveRoot string              `json:"active_root"`
-	Sessions   map[string]*Session `json:"sessions"`
+	Format     int    `json:"format"`
+	ActiveRoot string `json:"active_root"`
+	// RootBy and RootAt say who last set ActiveRoot (a caller's by, as
+	// change events name it) and when (Unix seconds): a writer refused
+	// because the root changed under it is told who switched.
+	RootBy   string              `json:"root_by,omitempty"`
+	RootAt   int64               `json:"root_at,omitempty"`
+	Sessions map[string]*Session `json:"sessions"`
 }
 
 const recordFormat = 1
@@ -90,10 +118,11 @@ func Remap(p, from, to string) (string, bool) {
 }
 
 // Upsert records or refreshes a buffer; a re-opened buffer keeps its place
-// in the tab order. It reports whether anything changed.
+// in the tab order and its draft marks. It reports whether anything changed.
 func (s *Session) Upsert(b Buffer) bool {
 	for i := range s.Buffers {
 		if s.Buffers[i].Path == b.Path {
+			b.Dirty, b.DraftBase = s.Buffers[i].Dirty, s.Buffers[i].DraftBase
 			if s.Buffers[i] == b {
 				return false
 			}
@@ -103,6 +132,19 @@ func (s *Session) Upsert(b Buffer) bool {
 	}
 	s.Buffers = append(s.Buffers, b)
 	return true
+}
+
+// SetDraft marks the buffer at path dirty over base, or clean when base
+// is "". It reports whether the buffer exists.
+func (s *Session) SetDraft(path, base string) (found, changed bool) {
+	for i := range s.Buffers {
+		if b := &s.Buffers[i]; b.Path == path {
+			changed = b.Dirty != (base != "") || b.DraftBase != base
+			b.Dirty, b.DraftBase = base != "", base
+			return true, changed
+		}
+	}
+	return false, false
 }
 
 // Close drops the buffer at exactly path.
@@ -150,6 +192,13 @@ func (s *Session) Move(from, to string) int {
 		if p, ok := Remap(s.Expanded[i], from, to); ok {
 			s.Expanded[i] = p
 			n++
+		}
+	}
+	if s.Focus != nil {
+		if p, ok := Remap(s.Focus.Path, from, to); ok {
+			f := *s.Focus
+			f.Path = p
+			s.Focus = &f
 		}
 	}
 	s.Buffers = dedupBuffers(s.Buffers, moved)

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
 	"github.com/editord/editord/editor"
 	"github.com/editord/editord/protocol"
+	"github.com/editord/editord/shell"
 )
 
 // open loads the configuration and opens the service. Warnings go to
@@ -37,6 +39,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
 	token := fs.String("token", "", "bearer token for --http (default: generated into the state dir)")
 	allowRemote := fs.Bool("allow-remote", false, "let --http listen on a non-loopback address")
+	openPage := fs.Bool("open", false, "with --http, open the editor page in the system browser")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return fail(stderr, err)
 	}
@@ -70,7 +73,14 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	err = protocol.ServeHTTP(ctx, srv, protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}, func(addr string) {
-		fmt.Fprintf(stderr, "editord: serving MCP at http://%s/mcp (bearer token: %s)\n", addr, where)
+		page := protocol.PageURL(addr, tok)
+		fmt.Fprintf(stderr, "editor: %s\n", page)
+		fmt.Fprintf(stderr, "editord: serving MCP at %s with header \"Authorization: Bearer %s\" (token: %s)\n", protocol.MCPURL(addr), tok, where)
+		if *openPage {
+			if err := shell.OpenBrowser(page); err != nil {
+				fmt.Fprintf(stderr, "editord: could not open a browser (%v); open the editor link above yourself\n", err)
+			}
+		}
 	})
 	if err != nil {
 		return fail(stderr, err)
@@ -80,6 +90,8 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c := newFlags("call", stderr)
+	expectedRoot := fs.String("expected-root", "", "refuse a write with a relative path unless the active root is DIR")
+	asText := fs.Bool("text", false, "print the text an MCP client's model reads instead of the JSON response")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return fail(stderr, err)
@@ -112,12 +124,33 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer svc.Close()
 	ctx, stop := signalContext()
 	defer stop()
-	resp, err := f.Call(editor.WithCaller(ctx, editor.NewCaller("cli")), svc, json.RawMessage(req))
+	caller := editor.NewCaller("cli")
+	if *expectedRoot != "" {
+		// The call is then a writer that has seen this root: a relative
+		// write is refused with root_changed when another is active.
+		dir, err := filepath.Abs(*expectedRoot)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if canon, err := shell.Canonical(dir); err == nil {
+			dir = canon
+		}
+		caller.SawRoot(dir)
+	}
+	resp, err := f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
 	if err != nil {
 		e := protocol.AsError(err)
-		printJSON(stdout, map[string]any{"error": e})
+		if *asText {
+			fmt.Fprintln(stdout, e.Message)
+		} else {
+			printJSON(stdout, map[string]any{"error": e})
+		}
 		fmt.Fprintf(stderr, "editord: %s: %s\n", e.Code, e.Message)
 		return 1
+	}
+	if *asText {
+		fmt.Fprint(stdout, protocol.RenderText(f.ID, resp, protocol.FunctionIDs))
+		return 0
 	}
 	printJSON(stdout, resp)
 	return 0

@@ -41,8 +41,9 @@ func TestMain(m *testing.M) {
 }
 
 type session struct {
-	t *testing.T
-	c *client.Client
+	t    *testing.T
+	c    *client.Client
+	text string // the text block of the last call, as a model reads it
 }
 
 // serveClient starts `editord serve` on root/stateDir and initializes an MCP session.
@@ -83,13 +84,18 @@ func (s *session) call(tool string, args map[string]any) (map[string]any, bool) 
 	if len(res.Content) != 1 {
 		s.t.Fatalf("%s: want one text block, got %d", tool, len(res.Content))
 	}
-	if !res.IsError {
-		// The text block carries the same JSON as the structured content.
-		var fromText map[string]any
-		if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &fromText); err != nil {
-			s.t.Fatalf("%s: text block is not the JSON response: %v", tool, err)
+	// The text block is written for a model (CONTRACT.md §8): never empty,
+	// never over the 32 KiB budget; a refusal's text is its message.
+	text := res.Content[0].(mcp.TextContent).Text
+	if text == "" || len(text) > 32<<10 {
+		s.t.Fatalf("%s: text block of %d bytes", tool, len(text))
+	}
+	if res.IsError {
+		if e, _ := out["error"].(map[string]any); e == nil || e["message"] != text {
+			s.t.Fatalf("%s: an error's text block must be its message: %q vs %v", tool, text, out)
 		}
 	}
+	s.text = text
 	return out, res.IsError
 }
 

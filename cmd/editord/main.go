@@ -20,13 +20,18 @@ const usage = `editord — one shared code workspace for AI agents and people, o
 Usage:
   editord serve [--root DIR] [--state-dir DIR] [--config FILE]
         Serve MCP on stdin/stdout (the default when no command is given).
-  editord serve --http 127.0.0.1:PORT [--token T] [--allow-remote] [...]
-        Serve MCP Streamable HTTP at http://ADDR/mcp for many clients at once.
-        Every request needs "Authorization: Bearer TOKEN"; the token is
+  editord serve --http 127.0.0.1:PORT [--open] [--token T] [--allow-remote] [...]
+        Serve MCP Streamable HTTP at http://ADDR/mcp for many clients at once,
+        and the person's editor page at http://ADDR/ (it prints the link, with
+        the token after #; --open opens it in the system browser).
+        Every MCP request needs "Authorization: Bearer TOKEN"; the token is
         generated into STATE_DIR/http.token (mode 0600) unless --token is given.
-  editord call FUNCTION [JSON] [--root DIR] [--state-dir DIR] [--config FILE]
-        Run one function and print its JSON response. JSON is the request
-        object; "-" reads it from stdin; omitted means {}.
+  editord call FUNCTION [JSON] [--text] [--expected-root DIR] [--root DIR] [--state-dir DIR] [--config FILE]
+        Run one function and print its JSON response (--text: the text an
+        MCP client's model reads). JSON is the request object; "-" reads it
+        from stdin; omitted means {}. With --expected-root, a write with a
+        relative path is refused (root_changed) unless DIR is the shared
+        workspace's active root.
         Example: editord call editor::open '{"path":"README.md"}'
   editord functions [--json]
         List every function id, its MCP tool name and description
@@ -38,8 +43,9 @@ Flags:
   --root DIR        The workspace folder (default: the working directory). It is
                     also the jail unless the config sets jail.roots.
   --state-dir DIR   Where the shared record lives (default: $EDITORD_STATE_DIR, else
-                    $XDG_STATE_HOME/editord/<name>-<hash of the jail root>). Every
-                    process pointed at one state dir shares one workspace.
+                    $XDG_STATE_HOME/editord/<name>-<hash of the git repository holding
+                    the jail root, or of the jail root>). Every process pointed at
+                    one state dir shares one workspace.
   --config FILE     TOML configuration (default: $XDG_CONFIG_HOME/editord/config.toml
                     if present). Unknown keys are an error.
 

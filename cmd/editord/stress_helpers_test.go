@@ -65,8 +65,15 @@ func (b *lockedBuffer) String() string {
 func startRaw(t testing.TB, root, state string, initialize bool, extra ...string) *rawServer {
 	t.Helper()
 	args := append([]string{"serve", "--root", root, "--state-dir", state}, extra...)
+	return startRawEnv(t, []string{"HOME=" + state, "XDG_CONFIG_HOME=" + state}, initialize, args...)
+}
+
+// startRawEnv starts editord with args and env added to the test's own
+// environment.
+func startRawEnv(t testing.TB, env []string, initialize bool, args ...string) *rawServer {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "HOME="+state, "XDG_CONFIG_HOME="+state)
+	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -23,23 +23,32 @@ func TestStressLostUpdate(t *testing.T) {
 	procs, rounds := stN(8, 16), stN(50, 100)
 	root := workspaceDir(t)
 	state := t.TempDir()
+	// Raw JSON-RPC over each server's stdio: the test process decodes only
+	// the fields it needs (under -race, decoding whole responses through a
+	// client library cost more than the servers' own work).
+	servers := make([]*rawServer, procs)
+	paths := make([]string, procs)
+	for p := range servers {
+		servers[p] = startRaw(t, root, state, true)
+		paths[p] = "shared.txt"
+	}
+	raceGuardedSaves(t, servers, paths, filepath.Join(root, "shared.txt"), rounds)
+}
+
+// raceGuardedSaves has each server p do rounds rounds of open -> change
+// its own line -> guarded save of file, which server p names paths[p],
+// retrying on conflict; then checks that no change was lost.
+func raceGuardedSaves(t *testing.T, servers []*rawServer, paths []string, path string, rounds int) {
+	procs := len(servers)
 	var lines []string
 	for i := range procs * rounds {
 		lines = append(lines, fmt.Sprintf("%d-", i))
 	}
-	path := filepath.Join(root, "shared.txt")
 	// Short lines keep the responses small: the proof is about lost
 	// writes, not size. A leading newline gives every line a "\n" before
 	// it, so "\n7-\n" names line 7 and no other.
 	if err := os.WriteFile(path, []byte("\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	// Raw JSON-RPC over each server's stdio: the test process decodes only
-	// the fields it needs (under -race, decoding whole responses through a
-	// client library cost more than the servers' own work).
-	servers := make([]*rawServer, procs)
-	for p := range servers {
-		servers[p] = startRaw(t, root, state, true)
 	}
 	deadline := time.Now().Add(time.Duration(stN(120, 900)) * time.Second)
 	var saves, conflicts, opens atomic.Int64
@@ -100,7 +109,7 @@ func TestStressLostUpdate(t *testing.T) {
 						t.Errorf("process %d: out of time at round %d", p, r)
 						return
 					}
-					o, err := call(s, "editor_open", map[string]any{"path": "shared.txt"})
+					o, err := call(s, "editor_open", map[string]any{"path": paths[p]})
 					if err != nil {
 						t.Errorf("process %d: %v", p, err)
 						return
@@ -113,7 +122,7 @@ func TestStressLostUpdate(t *testing.T) {
 						return
 					}
 					content = strings.Replace(content, old, fmt.Sprintf("\n%d-%d/%d\n", slot, p, r), 1)
-					res, err := call(s, "editor_save", map[string]any{"path": "shared.txt", "content": content, "expected_version": o.Result.StructuredContent.Version})
+					res, err := call(s, "editor_save", map[string]any{"path": paths[p], "content": content, "expected_version": o.Result.StructuredContent.Version})
 					if err != nil {
 						t.Errorf("process %d: %v", p, err)
 						return

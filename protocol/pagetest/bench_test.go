@@ -1,0 +1,187 @@
+package pagetest
+
+// The page's figures (make bench-page): not timed tests, measurements.
+//
+//   - an agent's editor_save, made by another process, to the new text
+//     visible in the page's editor: p50 and p99 over 100 saves;
+//   - page load to an interactive editor with 20 tabs restored;
+//   - a 5 MB file: from clicking its tab to its first lines painted;
+//   - the bundle's size, gzipped.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(float64(len(s)-1) * p)
+	return s[i]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// waitText resolves once the editor shows text containing marker; it
+// watches DOM mutations, so nothing is polled.
+const waitTextJS = `window.__waitText = (m) => new Promise((resolve) => {
+  const has = () => [...document.querySelectorAll("#editor-pane .cm-line")].some((l) => l.textContent.includes(m));
+  if (has()) return resolve(true);
+  const o = new MutationObserver(() => { if (has()) { o.disconnect(); resolve(true); } });
+  o.observe(document.getElementById("editor-pane"), { subtree: true, childList: true, characterData: true });
+});`
+
+func BenchmarkPageAgentSaveToScreen(b *testing.B) {
+	e := newEnv(b, map[string]string{"live.txt": "start\n"}, opts{})
+	a := e.agent("bench-agent")
+	v := a.call("editor_open", map[string]any{"path": "live.txt"})["version"].(string)
+	e.click("tab", "live.txt")
+	e.waitEditor("start", "live.txt")
+	e.js(waitTextJS, nil)
+	const saves = 100
+	var lat []time.Duration
+	for b.Loop() {
+		lat = lat[:0]
+		for i := range saves {
+			marker := fmt.Sprintf("save-%d-%d", time.Now().UnixNano(), i)
+			done := make(chan error, 1)
+			t0 := time.Now()
+			go func() {
+				res, err := a.try("editor_save", map[string]any{"path": "live.txt", "content": marker + "\n", "expected_version": v})
+				if err == nil {
+					v = res["version"].(string)
+				}
+				done <- err
+			}()
+			var ok bool
+			e.run(chromedp.Evaluate(fmt.Sprintf(`window.__waitText(%q)`, marker), &ok, awaitPromise))
+			lat = append(lat, time.Since(t0))
+			if err := <-done; err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(ms(percentile(lat, 0.5)), "p50-ms")
+	b.ReportMetric(ms(percentile(lat, 0.99)), "p99-ms")
+	b.Logf("agent save -> text in page over %d saves: p50 %.1f ms, p99 %.1f ms, max %.1f ms", saves, ms(percentile(lat, 0.5)), ms(percentile(lat, 0.99)), ms(percentile(lat, 1)))
+}
+
+func BenchmarkPageLoad20Tabs(b *testing.B) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("src/file%02d.go", i)] = fmt.Sprintf("package src\n\n// File %d.\nfunc F%d() int {\n\treturn %d\n}\n", i, i, i) + strings.Repeat("// filler line of a middling source file\n", 200)
+	}
+	e := newEnv(b, files, opts{})
+	a := e.agent("bench-agent")
+	for i := range 20 {
+		a.call("editor_open", map[string]any{"path": fmt.Sprintf("src/file%02d.go", i)})
+	}
+	e.reload()
+	var tabs int
+	e.js(`document.querySelectorAll("[role=tab]").length`, &tabs)
+	if tabs != 20 {
+		b.Fatalf("%d tabs restored, want 20", tabs)
+	}
+	var loads []time.Duration
+	for b.Loop() {
+		for range 10 {
+			e.reload()
+			var readyMs string
+			e.js(`document.body.dataset.readyMs`, &readyMs)
+			n, _ := strconv.Atoi(readyMs)
+			loads = append(loads, time.Duration(n)*time.Millisecond)
+		}
+	}
+	b.ReportMetric(ms(percentile(loads, 0.5)), "p50-ms")
+	b.ReportMetric(ms(percentile(loads, 1)), "max-ms")
+	b.Logf("page load to an interactive editor with 20 tabs restored, over %d loads: p50 %.0f ms, max %.0f ms", len(loads), ms(percentile(loads, 0.5)), ms(percentile(loads, 1)))
+}
+
+func BenchmarkPageLargeFileFirstPaint(b *testing.B) {
+	var big strings.Builder
+	for i := 1; big.Len() < 5<<20; i++ {
+		fmt.Fprintf(&big, "line %07d: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	e := newEnv(b, map[string]string{"big.txt": big.String(), "small.txt": "small\n"}, opts{config: "[limits]\nmax_file_bytes = 6000000\n"})
+	a := e.agent("bench-agent")
+	a.call("editor_open", map[string]any{"path": "small.txt"})
+	a.call("editor_open", map[string]any{"path": "big.txt"})
+	var paints []time.Duration
+	for b.Loop() {
+		for range 5 {
+			e.reload()
+			e.click("tab", "small.txt")
+			e.waitEditor("small", "small.txt")
+			e.js(waitTextJS, nil)
+			t0 := time.Now()
+			e.click("tab", "big.txt")
+			var ok bool
+			e.run(chromedp.Evaluate(`window.__waitText("line 0000001")`, &ok, awaitPromise))
+			paints = append(paints, time.Since(t0))
+		}
+	}
+	b.ReportMetric(ms(percentile(paints, 0.5)), "p50-ms")
+	b.ReportMetric(ms(percentile(paints, 1)), "max-ms")
+	b.Logf("5 MB file, tab click -> first lines painted, over %d opens: p50 %.0f ms, max %.0f ms", len(paints), ms(percentile(paints, 0.5)), ms(percentile(paints, 1)))
+}
+
+// BenchmarkPageBundle reports the bundle's size, JS and CSS gzipped: what
+// the first load fetches (app.js, app.css and the chunks app.js imports)
+// and everything (with every language's chunk).
+func BenchmarkPageBundle(b *testing.B) {
+	dist := filepath.Join("..", "web", "dist")
+	gz := func(p string) int {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		w.Write(data)
+		w.Close()
+		return buf.Len()
+	}
+	var total, first int
+	for b.Loop() {
+		total, first = 0, 0
+		filepath.Walk(dist, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && (strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css")) {
+				total += gz(p)
+			}
+			return nil
+		})
+		// app.css, app.js and what it imports statically, transitively;
+		// dynamic import("…") chunks load only when a tab needs them.
+		first = gz(filepath.Join(dist, "app.css"))
+		seen := map[string]bool{}
+		queue := []string{filepath.Join(dist, "app.js")}
+		static := regexp.MustCompile(`(?:from|import)\s*"(\./[^"]+)"`)
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			first += gz(p)
+			src, _ := os.ReadFile(p)
+			for _, m := range static.FindAllStringSubmatch(string(src), -1) {
+				queue = append(queue, filepath.Join(filepath.Dir(p), m[1]))
+			}
+		}
+	}
+	b.ReportMetric(float64(first)/1024, "first-KiB-gz")
+	b.ReportMetric(float64(total)/1024, "all-KiB-gz")
+	b.Logf("bundle gzipped: first load %.0f KiB, everything (all languages, merge view) %.0f KiB", float64(first)/1024, float64(total)/1024)
+}

@@ -1,0 +1,85 @@
+package pagetest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+var shotFiles = map[string]string{
+	"README.md":            "# greeter\n\nA tiny program to show editord's page.\n\n- `src/main.go` prints a greeting\n- `src/util/greeting.go` makes it\n",
+	"go.mod":               "module example.com/greeter\n\ngo 1.26\n",
+	"src/main.go":          "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/greeter/src/util\"\n)\n\n// main prints a greeting for the name given, or for the world.\nfunc main() {\n\tname := \"world\"\n\tfmt.Println(util.Greeting(name))\n}\n",
+	"src/util/greeting.go": "package util\n\nimport \"strings\"\n\n// Greeting says hello to name.\nfunc Greeting(name string) string {\n\treturn \"Hello, \" + strings.TrimSpace(name) + \"!\"\n}\n",
+	"docs/notes.txt":       "Notes\r\n=====\r\n\r\nThis file has CRLF line endings; the page keeps them.\r\n",
+}
+
+// TestScreenshots walks the page through what the README shows: the tree
+// and tabs, a change made by an agent while the person edits, and the merge
+// view. With EDITORD_SCREENSHOTS=DIR (make screenshots) it saves them there.
+func TestScreenshots(t *testing.T) {
+	e := newEnv(t, shotFiles, opts{rootName: "greeter"})
+	a := e.agent("claude-code")
+	a.call("editor_tree", map[string]any{"path": "src", "expand": []any{"src", "src/util"}, "max_depth": 1})
+	a.call("editor_open", map[string]any{"path": "README.md"})
+	a.call("editor_open", map[string]any{"path": "src/main.go"})
+	v := a.call("editor_open", map[string]any{"path": "src/util/greeting.go"})["version"].(string)
+	e.node("treeitem", "greeting.go")
+	e.click("tab", "main.go")
+	e.waitEditor("func main()", "main.go")
+	e.focusEditor()
+	for range 10 {
+		e.key(kb.ArrowDown)
+	}
+	e.key(kb.End)
+	shot(e, "page.png")
+
+	e.click("tab", "greeting.go")
+	e.waitEditor("func Greeting", "greeting.go")
+	e.focusEditor()
+	for range 6 {
+		e.key(kb.ArrowDown)
+	}
+	e.key(kb.End)
+	e.key(kb.Backspace)
+	e.typeText(" // a person's edit")
+	waitFor(t, "the draft", func() bool { return a.dirty("src/util/greeting.go") })
+	a.call("editor_save", map[string]any{"path": "src/util/greeting.go", "expected_version": v,
+		"content": "package util\n\nimport \"strings\"\n\n// Greeting says hello to name, or to the world when name is blank.\nfunc Greeting(name string) string {\n\tif strings.TrimSpace(name) == \"\" {\n\t\tname = \"world\"\n\t}\n\treturn \"Hello, \" + strings.TrimSpace(name) + \"!\"\n}\n"})
+	e.node("alert", "")
+	shot(e, "page-conflict.png")
+
+	e.click("button", "Compare")
+	e.node("dialog", "Merge greeting.go")
+	shot(e, "page-merge.png")
+	e.key(kb.Escape)
+	e.gone("dialog", "Merge greeting.go")
+
+	e.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
+	e.click("tab", "main.go")
+	e.waitEditor("func main()", "main.go")
+	shot(e, "page-dark.png")
+	e.key("s", input.ModifierCtrl) // nothing to save: a clean tab
+}
+
+// shot saves a screenshot of the page when EDITORD_SCREENSHOTS names a folder.
+func shot(e *env, name string) {
+	e.t.Helper()
+	dir := os.Getenv("EDITORD_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var buf []byte
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		return chromedp.CaptureScreenshot(&buf).Do(ctx)
+	}))
+	if err := os.WriteFile(filepath.Join(dir, name), buf, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}

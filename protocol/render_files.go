@@ -1,0 +1,325 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/editord/editord/editor"
+	"github.com/editord/editord/workspace"
+)
+
+// Renderings of the file functions: open, save, edit, diff, tree, find,
+// search and the tab set.
+
+func init() {
+	renderers["editor::open"] = func(r *rend, v any) bool { return renderOpen(r, v.(*editor.OpenResponse)) }
+	renderers["editor::git::show"] = func(r *rend, v any) bool { return renderShow(r, v.(*editor.GitShowResponse)) }
+	renderers["editor::save"] = func(r *rend, v any) bool { return renderSave(r, v.(*editor.SaveResponse)) }
+	renderers["editor::edit"] = func(r *rend, v any) bool { return renderEdit(r, v.(*editor.EditResponse)) }
+	renderers["editor::diff"] = func(r *rend, v any) bool { return renderDiff(r, v.(*editor.DiffResponse)) }
+	renderers["editor::tree"] = func(r *rend, v any) bool { return renderTree(r, v.(*editor.TreeResponse)) }
+	renderers["editor::find"] = func(r *rend, v any) bool { return renderFind(r, v.(*editor.FindResponse)) }
+	renderers["editor::search"] = func(r *rend, v any) bool { return renderSearch(r, v.(*editor.SearchResponse)) }
+	renderers["editor::workspace::get"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
+	renderers["editor::workspace::open"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
+	renderers["editor::buffers::list"] = func(r *rend, v any) bool {
+		b := v.(*editor.BuffersListResponse)
+		r.line("root: " + b.Root)
+		return renderTabs(r, b.Buffers)
+	}
+}
+
+// maxLineBytes is the longest line a listing shows whole; a longer one (a
+// minified file) is cut, and says how much it lost.
+const maxLineBytes = 2000
+
+// numberedLines writes text's lines as "{n:6}\t{line}" from line first,
+// and returns the number of the last line written (first-1 for none).
+func numberedLines(r *rend, text string, first int) int {
+	n := first - 1
+	for _, l := range splitLines(text) {
+		if len(l) > maxLineBytes {
+			l = fmt.Sprintf("%s…(+%d bytes)", cutString(l, maxLineBytes), len(l)-len(cutString(l, maxLineBytes)))
+		}
+		if !r.linef("%6d\t%s", n+1, l) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func renderOpen(r *rend, o *editor.OpenResponse) bool {
+	span := fmt.Sprintf("lines %d–%d of %d", o.StartLine, o.EndLine, o.TotalLines)
+	switch {
+	case o.TotalLines == 0:
+		span = "empty"
+	case o.EndLine < o.StartLine:
+		span = fmt.Sprintf("no lines from %d: the file has %d", o.StartLine, o.TotalLines)
+	}
+	r.linef("%s (version %s, %s, %s, eol %s)", o.Path, o.Version, span, o.Language, o.EOL)
+	last := numberedLines(r, o.Content, o.StartLine)
+	switch {
+	case last < o.EndLine:
+		r.note("… lines %d–%d not shown (the %d KiB text budget); call %s with offset: %d, limit: %d to read on", last+1, o.EndLine, textBudget>>10, r.name("editor::open"), last+1, min(o.EndLine-last, 400))
+	case o.Truncated:
+		r.note("… cut at max_file_bytes; lines %d–%d are not here: call %s with offset: %d and a limit to read on", last+1, o.TotalLines, r.name("editor::open"), last+1)
+	}
+	return true
+}
+
+func renderShow(r *rend, o *editor.GitShowResponse) bool {
+	if !o.Exists {
+		r.linef("%s does not exist at %s", o.Path, o.Rev)
+		return true
+	}
+	total := len(splitLines(o.Content))
+	r.linef("%s at %s (%s)", o.Path, o.Rev, plural(total, "line", "lines"))
+	if last := numberedLines(r, o.Content, 1); last < total {
+		r.note("… lines %d–%d not shown (the %d KiB text budget)", last+1, total, textBudget>>10)
+	}
+	return true
+}
+
+// patchLines writes a patch line by line; past the budget it lists the
+// hunk headers it did not reach, so the caller knows which lines to read.
+func patchLines(r *rend, patch string) {
+	lines := strings.Split(strings.TrimSuffix(patch, "\n"), "\n")
+	for i, l := range lines {
+		if r.line(l) {
+			continue
+		}
+		var rest []string
+		for _, h := range lines[i:] {
+			if strings.HasPrefix(h, "@@ ") {
+				if end := strings.Index(h[3:], " @@"); end >= 0 {
+					h = h[:end+6]
+				}
+				rest = append(rest, h)
+			}
+		}
+		r.note("… %d more patch lines not shown (the %d KiB text budget); hunks not shown: %s", len(lines)-i, textBudget>>10, strings.Join(rest, ", "))
+		return
+	}
+}
+
+func renderSave(r *rend, o *editor.SaveResponse) bool {
+	switch {
+	case o.Conflict:
+		r.linef("conflict: %s changed on disk (now version %s); nothing was written. The patch below goes from the disk's content to yours: re-read, reconcile, then save with expected_version %s.", o.Path, o.Version, o.Version)
+		if o.ConflictPatch != nil {
+			patchLines(r, *o.ConflictPatch)
+		}
+	case o.Created:
+		r.linef("created %s (version %s, %s)", o.Path, o.Version, plural(o.Added, "line", "lines"))
+	default:
+		r.linef("saved %s (version %s, +%d -%d)", o.Path, o.Version, o.Added, o.Removed)
+	}
+	return true
+}
+
+func renderEdit(r *rend, o *editor.EditResponse) bool {
+	switch {
+	case o.Conflict:
+		r.linef("conflict: %s is at version %s on disk, not expected_version; nothing was written. Re-read the lines (%s) and edit again.", o.Path, o.Version, r.name("editor::open"))
+		return true
+	case !o.Applied:
+		r.linef("dry run: nothing written; %s would change +%d -%d (%s) from version %s", o.Path, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"), o.Version)
+	case o.Patch == "" && o.Added == 0 && o.Removed == 0:
+		r.linef("%s unchanged (new_text equals old_text); version %s", o.Path, o.Version)
+		return true
+	default:
+		r.linef("edited %s: version %s, +%d -%d (%s)", o.Path, o.Version, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"))
+	}
+	if o.Patch == "" {
+		r.line("(no patch: the file is over max_diff_bytes)")
+		return true
+	}
+	patchLines(r, o.Patch)
+	return true
+}
+
+func renderDiff(r *rend, o *editor.DiffResponse) bool {
+	switch {
+	case o.Identical:
+		r.line("identical")
+	case o.Truncated:
+		r.line("a side is over max_diff_bytes: no diff was computed (this does not mean no changes)")
+	default:
+		patchLines(r, o.Patch)
+	}
+	return true
+}
+
+func renderTree(r *rend, o *editor.TreeResponse) bool {
+	top := o.Path
+	if top == "" {
+		top = "."
+	}
+	r.line(top + "/")
+	var walk func(es []editor.TreeEntry, indent string) bool
+	walk = func(es []editor.TreeEntry, indent string) bool {
+		for _, e := range es {
+			name := e.Name
+			switch e.Kind {
+			case "dir":
+				name += "/"
+			case "symlink":
+				name += "@"
+			}
+			if !r.line(indent + name) {
+				return false
+			}
+			if !walk(e.Children, indent+"  ") {
+				return false
+			}
+			if e.More > 0 && !r.linef("%s  … %d more", indent, e.More) {
+				return false
+			}
+		}
+		return true
+	}
+	complete := walk(o.Entries, "  ")
+	switch {
+	case !complete:
+		r.note("… the listing does not fit the %d KiB text budget; pass a narrower path or a smaller max_entries", textBudget>>10)
+	case o.Truncated:
+		n := fmt.Sprint(o.Omitted)
+		if o.Scanned >= 10_000 {
+			n = "at least " + n
+		}
+		r.note("… %s more entries within max_depth not listed (\"… N more\" marks where); pass max_entries (up to 10000), a deeper path, or a smaller max_depth", n)
+	}
+	return true
+}
+
+func renderFind(r *rend, o *editor.FindResponse) bool {
+	if len(o.Matches) == 0 {
+		r.linef("no file matches (%d candidates ranked)", o.Scanned)
+		return true
+	}
+	for i, m := range o.Matches {
+		if !r.line(m.Path) {
+			r.note("… %d more matches not shown (the %d KiB text budget); pass a smaller limit", len(o.Matches)-i, textBudget>>10)
+			return true
+		}
+	}
+	if o.Truncated {
+		r.note("(only the first %d candidate paths were ranked: max_find_candidates)", o.Scanned)
+	}
+	return true
+}
+
+func renderSearch(r *rend, o *editor.SearchResponse) bool {
+	mode := "lines"
+	if len(o.Files) > 0 && len(o.Files[0].Hits) == 0 {
+		mode = "files"
+		if o.Files[0].Count > 0 {
+			mode = "count"
+		}
+	}
+	more := ""
+	if o.Truncated {
+		more = "+"
+	}
+	switch mode {
+	case "files":
+		r.linef("%d%s files match", len(o.Files), more)
+	default:
+		r.linef("%d%s matching lines in %s", o.Total, more, plural(len(o.Files), "file", "files"))
+	}
+	for i, f := range o.Files {
+		ok := true
+		switch mode {
+		case "files":
+			ok = r.line(f.Path)
+		case "count":
+			ok = r.linef("%s:%d", f.Path, f.Count)
+		default:
+			ok = searchFile(r, f, i > 0)
+		}
+		if !ok {
+			left := 0
+			for _, g := range o.Files[i:] {
+				left += max(len(g.Hits), 1)
+			}
+			r.note("… %d files (%d matches) not shown (the %d KiB text budget); narrow pattern/include_glob, or pass output: \"files\" or \"count\"", len(o.Files)-i, left, textBudget>>10)
+			return true
+		}
+	}
+	if o.Truncated {
+		r.note("… more matches exist past max_matches; narrow pattern/include_glob or raise max_matches")
+	}
+	return true
+}
+
+// searchFile writes one file's hits as "line:col: text", with its context
+// lines as "line- text" and "--" between groups that do not touch.
+func searchFile(r *rend, f editor.SearchFile, gap bool) bool {
+	if gap && !r.line("") {
+		return false
+	}
+	if !r.line(f.Path) {
+		return false
+	}
+	c, prev := 0, 0
+	emit := func(line int, s string) bool {
+		if prev > 0 && line > prev+1 && len(f.Context) > 0 && !r.line("--") {
+			return false
+		}
+		prev = line
+		return r.line(s)
+	}
+	for _, h := range f.Hits {
+		for ; c < len(f.Context) && f.Context[c].Line < h.Line; c++ {
+			if !emit(f.Context[c].Line, fmt.Sprintf("%d- %s", f.Context[c].Line, f.Context[c].Text)) {
+				return false
+			}
+		}
+		if !emit(h.Line, fmt.Sprintf("%d:%d: %s", h.Line, h.Column, h.Text)) {
+			return false
+		}
+	}
+	for ; c < len(f.Context); c++ {
+		if !emit(f.Context[c].Line, fmt.Sprintf("%d- %s", f.Context[c].Line, f.Context[c].Text)) {
+			return false
+		}
+	}
+	return true
+}
+
+func renderView(r *rend, v *editor.WorkspaceView) bool {
+	r.line("root: " + v.Root)
+	if !renderTabs(r, v.Buffers) {
+		return true
+	}
+	if len(v.Expanded) > 0 {
+		r.line("expanded: " + strings.Join(v.Expanded, ", "))
+	}
+	if v.Focus != nil {
+		r.line(focusLine(v.Focus))
+	}
+	// Fields added since this renderer was written come out as key: value.
+	renderFields(r, v, "root", "buffers", "expanded", "focus")
+	return true
+}
+
+// renderTabs lists the open buffers, one "path  version" line each.
+func renderTabs(r *rend, bufs []workspace.Buffer) bool {
+	if len(bufs) == 0 {
+		r.line("no open buffers")
+		return true
+	}
+	r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
+	for i, b := range bufs {
+		line := fmt.Sprintf("  %s  %s", b.Path, b.Version)
+		if b.Dirty {
+			line += "  (unsaved edits in an editor, over " + b.DraftBase + ")"
+		}
+		if !r.line(line) {
+			r.note("… %d more buffers not shown (the %d KiB text budget); the structured content lists them all", len(bufs)-i, textBudget>>10)
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,236 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/editord/editord/diff"
+	"github.com/editord/editord/editor"
+	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
+)
+
+func TestRenderOpen(t *testing.T) {
+	o := &editor.OpenResponse{Path: "a.go", Content: "package a\r\n\r\n\tx := 1 && y < 2\r\n", Language: "go", Version: "v1", EOL: "crlf", StartLine: 10, EndLine: 12, TotalLines: 40}
+	got := RenderText("editor::open", o, ToolName)
+	want := "a.go (version v1, lines 10–12 of 40, go, eol crlf)\n" +
+		"    10\tpackage a\n" +
+		"    11\t\n" +
+		"    12\t\tx := 1 && y < 2\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestRenderOpenEmpty(t *testing.T) {
+	o := &editor.OpenResponse{Path: "e.txt", Version: "0-cbf29ce484222325", Language: "plaintext", EOL: "none", StartLine: 1}
+	if got := RenderText("editor::open", o, ToolName); got != "e.txt (version 0-cbf29ce484222325, empty, plaintext, eol none)\n" {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestRenderBudget(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "line number %d of a long file\n", i+1)
+	}
+	o := &editor.OpenResponse{Path: "big.txt", Content: b.String(), StartLine: 1, EndLine: 5000, TotalLines: 5000}
+	got := RenderText("editor::open", o, ToolName)
+	if len(got) > textBudget {
+		t.Fatalf("%d bytes, over the budget", len(got))
+	}
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	last := lines[len(lines)-1]
+	var shown int
+	fmt.Sscanf(strings.TrimSpace(lines[len(lines)-2]), "%d", &shown)
+	if !strings.Contains(last, fmt.Sprintf("lines %d–5000 not shown", shown+1)) || !strings.Contains(last, fmt.Sprintf("editor_open with offset: %d", shown+1)) {
+		t.Fatalf("the cut does not say how to read on: %q (last shown %d)", last, shown)
+	}
+	// The same for the CLI names functions by id.
+	if cli := RenderText("editor::open", o, FunctionIDs); !strings.Contains(cli, "editor::open with offset") {
+		t.Fatalf("CLI note: %q", cli[len(cli)-200:])
+	}
+	// A search with thousands of hits stays within the budget and counts what it left out.
+	s := &editor.SearchResponse{Total: 3000}
+	for i := range 300 {
+		f := editor.SearchFile{Path: fmt.Sprintf("pkg/file%03d.go", i)}
+		for j := range 10 {
+			f.Hits = append(f.Hits, editor.SearchHit{Line: j + 1, Column: 2, Text: "\tif err != nil { return fmt.Errorf(\"wrap: %w\", err) }"})
+		}
+		s.Files = append(s.Files, f)
+	}
+	got = RenderText("editor::search", s, ToolName)
+	if len(got) > textBudget || !strings.Contains(got, "not shown (the 32 KiB text budget)") || !strings.Contains(got, `output: "files"`) {
+		t.Fatalf("%d bytes; tail %q", len(got), got[len(got)-300:])
+	}
+	// A renderer's overflow is cut by Render itself.
+	if c := capText(strings.Repeat("x\n", 40000)); len(c) > textBudget || !strings.Contains(c, "more bytes not shown") {
+		t.Fatalf("capText: %d bytes", len(c))
+	}
+}
+
+func TestRenderSearch(t *testing.T) {
+	s := &editor.SearchResponse{Total: 3, Files: []editor.SearchFile{
+		{Path: "a.go", Hits: []editor.SearchHit{{Line: 3, Column: 5, Text: "x && y"}, {Line: 9, Column: 1, Text: "z"}},
+			Context: []editor.ContextLine{{Line: 2, Text: "before"}, {Line: 4, Text: "after"}, {Line: 8, Text: "b9"}}},
+		{Path: "b/c.go", Hits: []editor.SearchHit{{Line: 1, Column: 1, Text: "one"}}},
+	}}
+	want := "3 matching lines in 2 files\na.go\n2- before\n3:5: x && y\n4- after\n--\n8- b9\n9:1: z\n\nb/c.go\n1:1: one\n"
+	if got := RenderText("editor::search", s, ToolName); got != want {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+	files := &editor.SearchResponse{Total: 2, Truncated: true, Files: []editor.SearchFile{{Path: "a.go", Hits: []editor.SearchHit{}}, {Path: "b.go", Hits: []editor.SearchHit{}}}}
+	if got := RenderText("editor::search", files, ToolName); !strings.HasPrefix(got, "2+ files match\na.go\nb.go\n… more matches exist") {
+		t.Fatalf("files: %q", got)
+	}
+	count := &editor.SearchResponse{Total: 5, Files: []editor.SearchFile{{Path: "a.go", Hits: []editor.SearchHit{}, Count: 5}}}
+	if got := RenderText("editor::search", count, ToolName); got != "5 matching lines in 1 file\na.go:5\n" {
+		t.Fatalf("count: %q", got)
+	}
+}
+
+func TestRenderTreeStatusChanges(t *testing.T) {
+	tree := &editor.TreeResponse{Path: "", Truncated: true, Omitted: 7, Entries: []editor.TreeEntry{
+		{Name: "src", Kind: "dir", Children: []editor.TreeEntry{{Name: "a.go", Kind: "file"}}, More: 7},
+		{Name: "link", Kind: "symlink"}, {Name: "go.mod", Kind: "file"},
+	}}
+	got := RenderText("editor::tree", tree, ToolName)
+	if want := "./\n  src/\n    a.go\n    … 7 more\n  link@\n  go.mod\n… 7 more entries within max_depth not listed"; !strings.HasPrefix(got, want) || !strings.Contains(got, "max_entries") {
+		t.Fatalf("tree:\n%s", got)
+	}
+	br, up, from := "main", "origin/main", "old.go"
+	st := &editor.GitStatusResponse{Branch: &br, Upstream: &up, Ahead: 1, Behind: 2, Entries: []editor.GitStatusEntry{
+		{Path: "a.go", Index: "unchanged", Worktree: "modified"},
+		{Path: "new.go", Index: "renamed", Worktree: "unchanged", RenamedFrom: &from},
+		{Path: "x.txt", Index: "untracked", Worktree: "untracked"},
+	}}
+	if got := RenderText("editor::git::status", st, ToolName); got != "## main...origin/main [ahead 1, behind 2]\n M a.go\nR  old.go -> new.go\n?? x.txt\n" {
+		t.Fatalf("status:\n%q", got)
+	}
+	v := "v2"
+	ch := &editor.ChangesResponse{Cursor: "8", Changes: []workspace.Event{
+		{Seq: 7, By: "claude-code#3f2a", Kind: "modified", Path: "a.go", Added: 1, Removed: 1, Version: &v, Patch: "--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n"},
+		{Seq: 8, By: "external", Kind: "moved", From: &from, Path: "new.go"},
+	}}
+	want := "7 claude-code#3f2a modified a.go +1 -1\n--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n8 external moved old.go -> new.go +0 -0\ncursor: 8 (pass it as since next time)\n"
+	if got := RenderText("editor::changes", ch, ToolName); got != want {
+		t.Fatalf("changes:\n%q\nwant\n%q", got, want)
+	}
+	// Many big patches: every event keeps its line, patches stop at the budget.
+	big := &editor.ChangesResponse{Cursor: "100"}
+	for i := range 100 {
+		big.Changes = append(big.Changes, workspace.Event{Seq: int64(i + 1), By: "cli", Kind: "modified", Path: fmt.Sprintf("f%d", i), Patch: strings.Repeat("+line\n", 2000)})
+	}
+	got = RenderText("editor::changes", big, ToolName)
+	if len(got) > textBudget || !strings.Contains(got, "100 cli modified f99 +0 -0") || !strings.Contains(got, "patches of ") || !strings.Contains(got, "editor_git_hunks") {
+		t.Fatalf("%d bytes, tail %q", len(got), got[max(0, len(got)-400):])
+	}
+}
+
+// Every function renders its zero response without panicking, and a
+// response type without a renderer gets readable key: value lines with
+// nothing HTML-escaped.
+func TestRenderEveryFunction(t *testing.T) {
+	for _, f := range editor.Catalog() {
+		resp := reflect.New(f.Response).Interface()
+		if txt := RenderText(f.ID, resp, ToolName); txt == "" {
+			t.Errorf("%s: empty text", f.ID)
+		}
+	}
+	type other struct {
+		OK      bool            `json:"ok"`
+		Summary string          `json:"summary"`
+		Body    string          `json:"body"`
+		List    []string        `json:"list"`
+		Opt     *string         `json:"opt,omitempty"`
+		Hunks   []diff.Hunk     `json:"hunks"`
+		Raw     json.RawMessage `json:"raw"`
+	}
+	got := RenderText("editor::future", &other{OK: true, Summary: "a < b && c", Body: "two\nlines\n", List: []string{"<x>"}, Raw: json.RawMessage(`{"k":1}`)}, ToolName)
+	want := "ok: true\nsummary: a < b && c\nbody:\ntwo\nlines\nlist: [\"<x>\"]\nhunks: null\nraw: {\"k\":1}\n"
+	if got != want {
+		t.Fatalf("fallback:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestToolNamesInMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		"check the path with editor::tree or editor::find":       "check the path with editor_tree or editor_find",
+		"run editor::git::undo-commit, then editor::git::*.":     "run editor_git_undo_commit, then editor_git_*.",
+		"editor::changed events are not a function":              "editor::changed events are not a function",
+		"Closest:\n    12\tcall(editor::open)\nuse editor::open": "Closest:\n    12\tcall(editor::open)\nuse editor_open",
+		"no id here": "no id here",
+	} {
+		if got := ToolNames(in); got != want {
+			t.Errorf("ToolNames(%q) = %q, want %q", in, got, want)
+		}
+	}
+	res := ErrorResult(shell.Errorf(shell.CodeNotFound, "x", "x does not exist; check the path with editor::tree"))
+	if txt := res.Content[0].(mcp.TextContent).Text; txt != "x does not exist; check the path with editor_tree" {
+		t.Fatalf("error text %q", txt)
+	}
+	if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), "editor_tree") {
+		t.Fatalf("error structured content %s", b)
+	}
+	// No description served over MCP names a function by id, and none
+	// advises something no client has.
+	for _, f := range editor.Catalog() {
+		b, _ := json.Marshal(Tool(f))
+		var tool struct {
+			Description string          `json:"description"`
+			Input       json.RawMessage `json:"inputSchema"`
+		}
+		json.Unmarshal(b, &tool)
+		for _, s := range []string{tool.Description, string(tool.Input)} {
+			if m := functionID.FindString(s); m != "" {
+				if _, ok := editor.Lookup(m); ok {
+					t.Errorf("%s: description names %s by id", f.ID, m)
+				}
+			}
+			if strings.Contains(s, "shell::") {
+				t.Errorf("%s: description advises a shell function no client has: %s", f.ID, s)
+			}
+		}
+	}
+}
+
+// The structured content is the response object, exactly, with nothing
+// HTML-escaped; the text block is the rendering.
+func TestHandlerTextAndStructured(t *testing.T) {
+	svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: t.TempDir(), StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	f, _ := editor.Lookup("editor::diff")
+	h := handler(svc, f, newCallers())
+	res, err := h(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "editor_diff", Arguments: map[string]any{"before": "a<b\n", "after": "a&&b>c\n"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	raw := res.StructuredContent.(json.RawMessage)
+	if strings.Contains(string(raw), `\u00`) || !strings.Contains(string(raw), "+a&&b>c") {
+		t.Fatalf("structured content escapes HTML: %s", raw)
+	}
+	if txt := res.Content[0].(mcp.TextContent).Text; !strings.HasPrefix(txt, "--- a/file\n+++ b/file\n@@ -1,1 +1,1 @@\n-a<b\n+a&&b>c\n") {
+		t.Fatalf("text %q", txt)
+	}
+}
+
+func TestRenderStatusCut(t *testing.T) {
+	br := "main"
+	st := &editor.GitStatusResponse{Branch: &br}
+	for i := range 3000 {
+		st.Entries = append(st.Entries, editor.GitStatusEntry{Path: fmt.Sprintf("pkg/sub%d/file_with_a_long_name_%04d.go", i%3, i), Index: "unchanged", Worktree: "modified"})
+	}
+	got := RenderText("editor::git::status", st, ToolName)
+	if len(got) > textBudget || !strings.Contains(got, "more changed paths not shown") || !strings.Contains(got, "by folder: pkg/sub") {
+		t.Fatalf("%d bytes, tail %q", len(got), got[len(got)-300:])
+	}
+}

@@ -1,0 +1,297 @@
+// Tabs and their text: open, load, save, close, and what happens when the
+// file changes elsewhere. Every change to a file goes through editor_save
+// guarded by the version the person's edits were made over; a conflict
+// opens the merge view, never an overwrite.
+
+import { Text, Transaction, type ChangeSpec } from "@codemirror/state";
+import type { App, DraftResult, OpenResult, SaveResult } from "./app";
+import { makeState, languageSlot } from "./editorstate";
+import { language } from "./languages";
+import { ToolError, type ChangeEvent } from "./mcp";
+import { Tab, type BufferRec } from "./model";
+import { fromDisk, toDisk, version } from "./text";
+import { clearDraft } from "./drafts";
+
+/** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
+export async function openFile(app: App, path: string): Promise<void> {
+  const m = app.model;
+  let tab = m.tabs.get(path);
+  if (!tab) {
+    tab = new Tab(path);
+    m.tabs.set(path, tab);
+    m.order.push(path);
+  }
+  m.active = path;
+  m.changed("tabs", "editor", "banner");
+  await load(app, tab);
+}
+
+/** Makes a tab the active one, loading its text the first time. */
+export function activate(app: App, path: string): void {
+  const m = app.model;
+  const tab = m.tabs.get(path);
+  if (!tab) return;
+  m.active = path;
+  m.changed("tabs", "editor", "banner");
+  if (!tab.loaded) void load(app, tab).catch((e) => m.say(String(e.message ?? e)));
+  queueMicrotask(() => app.touched(path, false));
+}
+
+function linesOf(text: string, separator: string): Text {
+  return Text.of(text.split(separator));
+}
+
+/** Reads the file and builds the tab's editor state, over the draft the
+ * record keeps for it when there is one. */
+export function load(app: App, tab: Tab): Promise<void> {
+  if (tab.loaded) return Promise.resolve();
+  if (!tab.loading) {
+    tab.loading = loadNow(app, tab).finally(() => (tab.loading = null));
+  }
+  return tab.loading;
+}
+
+async function loadNow(app: App, tab: Tab): Promise<void> {
+  const m = app.model;
+  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path });
+  const split = fromDisk(r.content, r.eol);
+  tab.bom = split.bom;
+  tab.eol = r.eol;
+  tab.language = r.language;
+  tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
+  tab.over = r.version;
+  tab.readOnly = r.truncated
+    ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: only its first ${r.content.length.toLocaleString("en")} characters are shown, read-only, and it is not shared as a tab.`
+    : null;
+  let doc = tab.disk.text;
+  if (!r.truncated && tab.record?.dirty) {
+    const d = await app.link.call<DraftResult>("editor_buffers_draft", { path: tab.path, read: true }).catch(() => null);
+    if (d?.content !== undefined && d.content !== null) {
+      doc = linesOf(fromDisk(d.content, r.eol).text, split.separator);
+      tab.over = d.draft_base ?? r.version;
+      tab.heldDraft = true;
+      if (tab.over !== r.version) {
+        tab.remote = { kind: "restored", by: d.by ?? "an earlier session", cause: "draft" };
+      }
+    }
+  }
+  const lang = await language(r.language);
+  tab.state = makeState(doc, split.separator, {
+    readOnly: r.truncated,
+    language: lang,
+    hooks: { save: () => void save(app, tab) },
+  });
+  m.changed("tabs", "editor", "banner");
+}
+
+/** Saves the tab's text over the version its edits were made over. */
+export type SaveOutcome = "saved" | "conflict" | "failed";
+
+export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): Promise<SaveOutcome> {
+  const m = app.model;
+  if (!tab.state || tab.saving) return "failed";
+  if (tab.readOnly) {
+    m.say(tab.readOnly);
+    return "failed";
+  }
+  const doc = tab.state.doc;
+  // sliceDoc joins lines with the state's separator (CRLF for a CRLF
+  // file); Text.toString would always use "\n".
+  const content = toDisk(tab.state.sliceDoc(), tab.bom);
+  const args: Record<string, unknown> = { path: tab.path, content };
+  if (opts.force) args.force = true;
+  else if (tab.over) args.expected_version = tab.over;
+  tab.saving = version(content);
+  m.changed("tabs");
+  let r: SaveResult;
+  try {
+    r = await app.link.call<SaveResult>("editor_save", args);
+  } catch (e) {
+    if (e instanceof ToolError && e.code === "not_found") {
+      // Deleted since: the next save creates it again, unguarded (nothing
+      // is there to overwrite; if something appears first, that save is a
+      // conflict).
+      tab.over = "";
+      tab.remote = { kind: "deleted", by: tab.remote?.by ?? "someone", cause: "deleted" };
+      m.changed("banner");
+    }
+    m.say(`Not saved: ${(e as Error).message}`);
+    return "failed";
+  } finally {
+    tab.saving = "";
+    m.changed("tabs");
+  }
+  if (r.conflict) {
+    await refreshDisk(app, tab);
+    m.say(`${tab.name} changed on disk since your edits: merge, then save.`);
+    app.dialogs.merge(tab);
+    return "conflict";
+  }
+  tab.disk = { text: doc, version: r.version };
+  tab.over = r.version;
+  tab.remote = null;
+  tab.closedElsewhere = false;
+  m.say(`Saved ${tab.path}`);
+  m.changed("tabs", "banner");
+  if (!tab.dirty) await clearDraft(app, tab);
+  return "saved";
+}
+
+/** Re-reads the disk's text into tab.disk (not into the editor). */
+export async function refreshDisk(app: App, tab: Tab): Promise<boolean> {
+  // tab: false reads without recording a buffer: a tab closed elsewhere
+  // must not come back by being looked at.
+  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path, tab: false });
+  if (r.truncated) return false;
+  const split = fromDisk(r.content, r.eol);
+  if (tab.disk && tab.disk.version === r.version) return false;
+  tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
+  return true;
+}
+
+/** A minimal change from a to b: common prefix and suffix kept, so the
+ * cursor and scroll position map through a reload. */
+export function diffChange(a: Text, b: Text): ChangeSpec | null {
+  const sa = a.toString();
+  const sb = b.toString();
+  if (sa === sb) return null;
+  let start = 0;
+  const min = Math.min(sa.length, sb.length);
+  while (start < min && sa.charCodeAt(start) === sb.charCodeAt(start)) start++;
+  let ea = sa.length;
+  let eb = sb.length;
+  while (ea > start && eb > start && sa.charCodeAt(ea - 1) === sb.charCodeAt(eb - 1)) {
+    ea--;
+    eb--;
+  }
+  return { from: start, to: ea, insert: sb.slice(start, eb) };
+}
+
+/** Puts text into a tab as one transaction outside the undo history of
+ * the person's own edits. */
+export function replaceDoc(app: App, tab: Tab, text: Text, addToHistory = false): void {
+  if (!tab.state) return;
+  const change = diffChange(tab.state.doc, text);
+  if (!change) return;
+  app.editor.apply(tab, {
+    changes: change,
+    annotations: addToHistory ? [] : [noHistory.of(false)],
+  });
+}
+
+const noHistory = Transaction.addToHistory;
+
+/** A change event from the journal: a clean tab follows it in place; a
+ * tab with unsaved edits keeps them and says who changed the file. */
+export async function changed(app: App, ev: ChangeEvent): Promise<void> {
+  const m = app.model;
+  if (ev.root !== m.root) return;
+  if (ev.kind === "moved" && ev.from) {
+    renameTab(app, ev.from, ev.path);
+    return;
+  }
+  const tab = m.tabs.get(ev.path);
+  if (!tab || !tab.loaded || tab.readOnly) return;
+  if (ev.kind === "deleted") {
+    tab.remote = { kind: "deleted", by: ev.by ?? ev.cause, cause: ev.cause };
+    tab.over = "";
+    m.changed("banner", "tabs");
+    return;
+  }
+  // The echo of a save of ours, or a version the tab already holds.
+  if (ev.version && (ev.version === tab.disk?.version || ev.version === tab.saving)) return;
+  const wasDirty = tab.dirty;
+  const before = tab.disk?.text;
+  if (!(await refreshDisk(app, tab))) return;
+  if (!wasDirty && tab.state && before && tab.state.doc.eq(before)) {
+    replaceDoc(app, tab, tab.disk!.text);
+    tab.over = tab.disk!.version;
+    tab.remote = null;
+  } else if (tab.state && tab.disk && tab.state.doc.eq(tab.disk.text)) {
+    // They wrote what the person has: nothing left to merge.
+    tab.over = tab.disk.version;
+    tab.remote = null;
+    await clearDraft(app, tab);
+  } else {
+    tab.remote = { kind: ev.kind === "created" ? "created" : "modified", by: ev.by ?? ev.cause, cause: ev.cause };
+  }
+  m.changed("tabs", "banner", "editor");
+}
+
+function renameTab(app: App, from: string, to: string): void {
+  const m = app.model;
+  const moved: [string, Tab][] = [];
+  for (const [p, tab] of m.tabs) {
+    if (p === from || p.startsWith(from + "/")) moved.push([p, tab]);
+  }
+  for (const [p, tab] of moved) {
+    const np = to + p.slice(from.length);
+    m.tabs.delete(p);
+    tab.path = np;
+    m.tabs.set(np, tab);
+    m.order = m.order.map((x) => (x === p ? np : x));
+    if (m.active === p) m.active = np;
+  }
+  if (moved.length) m.changed("tabs", "editor", "banner");
+}
+
+/** Take theirs: the disk's text replaces the person's edits. */
+export async function takeTheirs(app: App, tab: Tab): Promise<void> {
+  await refreshDisk(app, tab).catch(() => false);
+  if (!tab.disk) return;
+  replaceDoc(app, tab, tab.disk.text, true);
+  tab.over = tab.disk.version;
+  tab.remote = null;
+  app.model.changed("tabs", "banner");
+  await clearDraft(app, tab);
+}
+
+/** Keep mine: the person's text stays and will replace the disk's on the
+ * next save (a deliberate, labelled choice). */
+export function keepMine(app: App, tab: Tab): void {
+  if (tab.disk) tab.over = tab.disk.version;
+  tab.remote = null;
+  app.model.changed("tabs", "banner");
+}
+
+/** The merge view's result: the merged text becomes the tab's and is
+ * saved over the disk version the merge was made against. */
+export async function saveMerged(app: App, tab: Tab, merged: Text, against: string, force: boolean): Promise<SaveOutcome> {
+  if (!tab.state) return "failed";
+  replaceDoc(app, tab, merged, true);
+  tab.over = against;
+  return save(app, tab, { force });
+}
+
+/** Closes a tab for every surface; unsaved edits are confirmed first. */
+export async function closeTab(app: App, tab: Tab): Promise<void> {
+  if (tab.dirty && !(await app.dialogs.confirm(`Close ${tab.name}?`, `${tab.path} has unsaved edits. Closing discards them.`, "Discard and close"))) {
+    return;
+  }
+  if (tab.heldDraft || tab.record?.dirty) await clearDraft(app, tab, true);
+  if (tab.record) {
+    await app.link.call("editor_buffers_close", { path: tab.path });
+  }
+  dropTab(app, tab.path);
+}
+
+export function dropTab(app: App, path: string): void {
+  const m = app.model;
+  const i = m.order.indexOf(path);
+  m.tabs.delete(path);
+  m.order = m.order.filter((p) => p !== path);
+  if (m.active === path) {
+    m.active = m.order[Math.min(i, m.order.length - 1)] ?? null;
+    const next = m.activeTab;
+    if (next && !next.loaded) void load(app, next);
+  }
+  m.changed("tabs", "editor", "banner");
+}
+
+/** Applies a new language to a loaded tab (after a rename). */
+export async function relanguage(app: App, tab: Tab, rec: BufferRec): Promise<void> {
+  if (!tab.state || rec.language === tab.language) return;
+  tab.language = rec.language;
+  const ext = await language(rec.language);
+  app.editor.apply(tab, { effects: languageSlot.reconfigure(ext) });
+}

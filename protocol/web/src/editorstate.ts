@@ -1,0 +1,61 @@
+// One CodeMirror EditorState per tab: the text, selection and undo history
+// live there (CodeMirror's own model), built with the file's line separator
+// so that its bytes come back unchanged.
+
+import { Compartment, EditorState, Prec, type Extension, type Text } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars, drawSelection,
+  dropCursor, rectangularSelection, crosshairCursor, highlightActiveLine,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { highlight } from "./highlight";
+import { theme } from "./theme";
+import { normalizePaste } from "./text";
+
+export const languageSlot = new Compartment();
+
+/** CodeMirror's basic setup without completion and lint, which this page
+ * has nothing to feed. */
+const setup: Extension = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightSpecialChars(),
+  history(),
+  foldGutter(),
+  drawSelection(),
+  dropCursor(),
+  EditorState.allowMultipleSelections.of(true),
+  indentOnInput(),
+  bracketMatching(),
+  closeBrackets(),
+  rectangularSelection(),
+  crosshairCursor(),
+  highlightActiveLine(),
+  highlightSelectionMatches(),
+  keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap]),
+];
+
+export interface Hooks {
+  save(): void;
+}
+
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension }): EditorState {
+  return EditorState.create({
+    doc,
+    extensions: [
+      EditorState.lineSeparator.of(separator),
+      Prec.highest(keymap.of([{ key: "Mod-s", preventDefault: true, run: () => (opts.hooks.save(), true) }])),
+      setup,
+      keymap.of([indentWithTab]),
+      syntaxHighlighting(highlight),
+      theme,
+      EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
+      EditorView.contentAttributes.of({ "aria-label": "File content" }),
+      languageSlot.of(opts.language ?? []),
+      opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
+    ],
+  });
+}

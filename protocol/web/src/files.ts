@@ -1,0 +1,70 @@
+// The tree's actions: expanding and collapsing (shared with every surface
+// through editor_tree), and creating, renaming and deleting through the
+// same tools an agent uses.
+
+import type { App } from "./app";
+import { openFile } from "./docs";
+import { list, relistParent } from "./sync";
+
+export async function expand(app: App, path: string): Promise<void> {
+  const m = app.model;
+  m.expanded.add(path);
+  m.changed("tree");
+  const r = await app.link.call<{ entries: never[] }>("editor_tree", { path, max_depth: 1, expand: [path] });
+  m.children.set(path, r.entries);
+  m.changed("tree");
+}
+
+export async function collapse(app: App, path: string): Promise<void> {
+  const m = app.model;
+  for (const p of [...m.expanded]) if (p === path || p.startsWith(path + "/")) m.expanded.delete(p);
+  m.changed("tree");
+  await app.link.call("editor_tree", { path, max_depth: 1, collapse: [path] });
+}
+
+function join(dir: string, name: string): string {
+  return dir ? `${dir}/${name}` : name;
+}
+
+export async function create(app: App, dir: string, kind: "file" | "folder"): Promise<void> {
+  const name = await app.dialogs.prompt(kind === "file" ? "New file" : "New folder", `Name, inside ${dir || "the workspace root"}`, "");
+  if (!name) return;
+  const path = join(dir, name);
+  try {
+    await app.link.call("editor_create", { path, kind });
+  } catch (e) {
+    app.model.say(`Not created: ${(e as Error).message}`);
+    return;
+  }
+  if (dir && !app.model.expanded.has(dir)) await expand(app, dir);
+  else await list(app, dir);
+  if (kind === "file") {
+    await openFile(app, path);
+    app.editor.focus();
+  }
+}
+
+export async function rename(app: App, path: string): Promise<void> {
+  const to = await app.dialogs.prompt("Rename", `New path for ${path}`, path);
+  if (!to || to === path) return;
+  try {
+    await app.link.call("editor_move", { from: path, to });
+  } catch (e) {
+    app.model.say(`Not renamed: ${(e as Error).message}`);
+    return;
+  }
+  relistParent(app, path);
+  relistParent(app, to);
+}
+
+export async function remove(app: App, path: string, isDir: boolean): Promise<void> {
+  const ok = await app.dialogs.confirm(`Delete ${path}?`, isDir ? `${path} and everything in it will be deleted from disk.` : `${path} will be deleted from disk.`, "Delete");
+  if (!ok) return;
+  try {
+    await app.link.call("editor_delete", { path, recursive: isDir });
+  } catch (e) {
+    app.model.say(`Not deleted: ${(e as Error).message}`);
+    return;
+  }
+  relistParent(app, path);
+}

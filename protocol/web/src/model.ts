@@ -1,0 +1,144 @@
+// The page's state, in one place. Views render from it and from its change
+// notices only; nothing they show is kept in the DOM alone (STYLE.md 13).
+// The shared part mirrors the record (MCP results and notifications); the
+// rest is this page's own: which tab is active, each tab's CodeMirror
+// EditorState (text, selection, undo history), what the disk held when the
+// tab last looked, and the notices a person has to act on.
+
+import type { EditorState, Text } from "@codemirror/state";
+import type { LinkState } from "./mcp";
+import type { EOL } from "./text";
+
+export interface BufferRec {
+  path: string;
+  version: string;
+  mtime: number;
+  language: string;
+  dirty: boolean;
+  draft_base?: string;
+}
+
+export interface Entry {
+  name: string;
+  path: string;
+  kind: "file" | "dir" | "symlink";
+  size: number;
+  mtime: number;
+  children?: Entry[];
+}
+
+/** A change made elsewhere that the person has to decide about. */
+export interface Remote {
+  kind: "modified" | "created" | "deleted" | "restored";
+  by: string;
+  cause: string;
+}
+
+export class Tab {
+  /** The record's buffer, or null for a tab the record does not list (a
+   * read-only look at a file too large to record, or a dirty tab that
+   * another surface closed). */
+  record: BufferRec | null = null;
+  language = "plaintext";
+  loading: Promise<void> | null = null;
+  /** What the disk held when this tab last looked (BOM off). */
+  disk: { text: Text; version: string } | null = null;
+  /** The version the person's edits are made over: save sends it as
+   * expected_version. Behind disk.version after a change elsewhere. */
+  over = "";
+  bom = false;
+  eol: EOL = "lf";
+  state: EditorState | null = null;
+  /** Why the tab is read-only, when it is. */
+  readOnly: string | null = null;
+  remote: Remote | null = null;
+  /** Another surface closed the buffer while this tab held unsaved edits. */
+  closedElsewhere = false;
+  /** This page keeps a draft of the tab in the record. */
+  heldDraft = false;
+  /** While a save is in flight, the version of what it sends. */
+  saving = "";
+
+  private memo: { doc: Text | null; disk: Text | null; dirty: boolean } = { doc: null, disk: null, dirty: false };
+
+  constructor(public path: string) {}
+
+  get name(): string {
+    return this.path.slice(this.path.lastIndexOf("/") + 1) || this.path;
+  }
+
+  get loaded(): boolean {
+    return this.state !== null;
+  }
+
+  /** Unsaved edits: derived from the text against the disk's, never kept as a flag. */
+  get dirty(): boolean {
+    if (!this.state || !this.disk) return false;
+    const doc = this.state.doc;
+    if (this.memo.doc !== doc || this.memo.disk !== this.disk.text) {
+      this.memo = { doc, disk: this.disk.text, dirty: doc.length !== this.disk.text.length || !doc.eq(this.disk.text) };
+    }
+    return this.memo.dirty;
+  }
+
+  /** Another surface holds a draft of it (the record says dirty, not by us). */
+  get dirtyElsewhere(): boolean {
+    return !!this.record?.dirty && !this.heldDraft && !this.dirty;
+  }
+}
+
+export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog";
+
+export interface Status {
+  link: LinkState;
+  detail?: string;
+  message?: string;
+}
+
+export class Model {
+  root = "";
+  tabs = new Map<string, Tab>();
+  order: string[] = [];
+  active: string | null = null;
+  expanded = new Set<string>();
+  /** Listed folders: "" is the root. */
+  children = new Map<string, Entry[]>();
+  selected: string | null = null;
+  status: Status = { link: "connecting" };
+  /** Files larger than this open read-only (learned from truncated opens). */
+  private listeners = new Map<Aspect, Set<() => void>>();
+  private pending = new Set<Aspect>();
+
+  on(aspect: Aspect, fn: () => void): void {
+    let set = this.listeners.get(aspect);
+    if (!set) this.listeners.set(aspect, (set = new Set()));
+    set.add(fn);
+  }
+
+  /** Tells the views of these aspects to render; several notices in one
+   * task render once. */
+  changed(...aspects: Aspect[]): void {
+    const first = this.pending.size === 0;
+    for (const a of aspects) this.pending.add(a);
+    if (first) {
+      queueMicrotask(() => {
+        const due = [...this.pending];
+        this.pending.clear();
+        for (const a of due) for (const fn of this.listeners.get(a) ?? []) fn();
+      });
+    }
+  }
+
+  tab(path: string | null): Tab | undefined {
+    return path === null ? undefined : this.tabs.get(path);
+  }
+
+  get activeTab(): Tab | undefined {
+    return this.tab(this.active);
+  }
+
+  say(message: string): void {
+    this.status = { ...this.status, message };
+    this.changed("status");
+  }
+}

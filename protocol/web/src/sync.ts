@@ -1,0 +1,123 @@
+// The shared record, mirrored: the root, the buffers (tabs, in their
+// order) and the expanded folders. Read whole with editor_workspace_get
+// when it changes (resources/updated for editor://workspace) and after a
+// reconnect; the tabs and the tree follow it.
+
+import type { App } from "./app";
+import { dropTab, load, refreshDisk, relanguage, replaceDoc } from "./docs";
+import { Tab, type BufferRec, type Entry } from "./model";
+
+interface WorkspaceView {
+  root: string;
+  buffers: BufferRec[];
+  expanded: string[];
+}
+
+interface TreeResult {
+  root: string;
+  path: string;
+  entries: Entry[];
+  expanded: string[];
+}
+
+let inflight: Promise<void> | null = null;
+let again = false;
+
+/** Re-reads the record; calls that come while one runs fold into one more. */
+export function resync(app: App): Promise<void> {
+  if (inflight) {
+    again = true;
+    return inflight;
+  }
+  inflight = (async () => {
+    do {
+      again = false;
+      const v = await app.link.call<WorkspaceView>("editor_workspace_get");
+      await apply(app, v);
+    } while (again);
+  })().finally(() => (inflight = null));
+  return inflight;
+}
+
+async function apply(app: App, v: WorkspaceView): Promise<void> {
+  const m = app.model;
+  const rootChanged = m.root !== v.root;
+  if (rootChanged) {
+    m.root = v.root;
+    m.children.clear();
+    for (const [p, tab] of m.tabs) if (!tab.dirty) m.tabs.delete(p);
+  }
+  const listed = new Set(v.buffers.map((b) => b.path));
+  // Tabs the record no longer lists: gone, unless they hold unsaved edits.
+  for (const [p, tab] of [...m.tabs]) {
+    if (listed.has(p) || !tab.record) continue;
+    if (tab.dirty) {
+      tab.record = null;
+      tab.closedElsewhere = true;
+      tab.heldDraft = false;
+    } else {
+      dropTab(app, p);
+    }
+  }
+  const reloads: Tab[] = [];
+  for (const b of v.buffers) {
+    let tab = m.tabs.get(b.path);
+    if (!tab) {
+      tab = new Tab(b.path);
+      tab.language = b.language;
+      m.tabs.set(b.path, tab);
+    }
+    if (tab.record && tab.record.language !== b.language) void relanguage(app, tab, b);
+    tab.record = b;
+    tab.closedElsewhere = false;
+    // A version we have not seen, on a tab without edits (an event missed
+    // while disconnected): read it again.
+    if (tab.loaded && !tab.saving && tab.disk && b.version !== tab.disk.version && !tab.dirty) reloads.push(tab);
+  }
+  // Record order, with this page's own tabs (not in the record) kept after
+  // the shared tab they followed.
+  const order: string[] = [];
+  for (const p of m.order) if (!listed.has(p) && m.tabs.has(p) && !m.tabs.get(p)!.record) order.push(p);
+  m.order = [...v.buffers.map((b) => b.path), ...order.filter((p) => !listed.has(p))];
+  if (m.active === null || !m.tabs.has(m.active)) m.active = m.order[0] ?? null;
+  const act = m.activeTab;
+  if (act && !act.loaded) void load(app, act).catch((e) => m.say(String(e.message ?? e)));
+  // Expanded folders: list the new ones, forget the collapsed ones.
+  const was = m.expanded;
+  m.expanded = new Set(v.expanded);
+  const lists: Promise<void>[] = [];
+  if (rootChanged || !m.children.has("")) lists.push(list(app, ""));
+  for (const p of m.expanded) if (!was.has(p) || !m.children.has(p)) lists.push(list(app, p));
+  for (const p of was) if (!m.expanded.has(p)) m.children.delete(p);
+  m.changed("tabs", "tree", "editor", "banner");
+  await Promise.all(lists);
+  for (const tab of reloads) {
+    const before = tab.disk!.text;
+    if (await refreshDisk(app, tab).catch(() => false)) {
+      if (tab.state?.doc.eq(before)) {
+        replaceDoc(app, tab, tab.disk!.text);
+        tab.over = tab.disk!.version;
+      }
+      m.changed("tabs", "banner");
+    }
+  }
+}
+
+/** Lists one folder's children ("" is the root). */
+export async function list(app: App, path: string): Promise<void> {
+  const m = app.model;
+  try {
+    const r = await app.link.call<TreeResult>("editor_tree", path ? { path, max_depth: 1 } : { max_depth: 1 });
+    m.children.set(path, r.entries);
+  } catch {
+    m.children.delete(path);
+  }
+  m.changed("tree");
+}
+
+/** Re-lists the folder holding path, when it is shown. */
+export function relistParent(app: App, path: string): void {
+  const i = path.lastIndexOf("/");
+  const parent = i < 0 ? "" : path.slice(0, i);
+  if (app.model.children.has(parent)) void list(app, parent);
+}

@@ -1,0 +1,85 @@
+// Modal dialogs (role=dialog, aria-modal): a prompt, a confirmation, and
+// the merge view. One at a time; Escape cancels; focus returns to where it
+// was.
+
+import type { App } from "../app";
+import { h } from "../dom";
+import type { Tab } from "../model";
+import { mergeDialog } from "./merge";
+
+let seq = 0;
+
+export class Dialogs {
+  app!: App;
+  private current: { close(): void } | null = null;
+
+  constructor(private host: HTMLElement) {}
+
+  /** Shows a dialog; returns its close function. */
+  open(title: string, body: (Node | string)[], buttons: HTMLElement[], opts: { wide?: boolean; onCancel?: () => void } = {}): () => void {
+    this.current?.close();
+    const id = `dialog-title-${++seq}`;
+    const back = document.activeElement as HTMLElement | null;
+    const dlg = h("div", { role: "dialog", "aria-modal": "true", "aria-labelledby": id, class: `dialog ${opts.wide ? "wide" : ""}` },
+      h("h2", { id }, title), h("div", { class: "body" }, ...body), h("div", { class: "buttons" }, ...buttons));
+    const veil = h("div", { class: "veil" }, dlg);
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      veil.remove();
+      if (this.current?.close === close) this.current = null;
+      back?.focus?.();
+    };
+    veil.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape") {
+        ev.preventDefault();
+        close();
+        opts.onCancel?.();
+      }
+    });
+    this.host.append(veil);
+    this.current = { close };
+    (dlg.querySelector<HTMLElement>("input, .cm-content, button.primary") ?? dlg.querySelector("button"))?.focus();
+    return close;
+  }
+
+  prompt(title: string, label: string, value: string): Promise<string | null> {
+    return new Promise((resolve) => {
+      const input = h("input", { type: "text", value, "aria-label": label, spellcheck: "false" });
+      const done = (v: string | null) => {
+        close();
+        resolve(v);
+      };
+      const ok = h("button", { type: "button", class: "primary", onclick: () => done(input.value.trim() || null) }, "OK");
+      const cancel = h("button", { type: "button", onclick: () => done(null) }, "Cancel");
+      input.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Enter") return;
+        // Handled here: focus goes back to the button that opened the
+        // dialog, which the same Enter would otherwise press again.
+        ev.preventDefault();
+        done(input.value.trim() || null);
+      });
+      const close = this.open(title, [h("label", {}, label, input)], [ok, cancel], { onCancel: () => resolve(null) });
+      input.focus();
+      input.select();
+    });
+  }
+
+  confirm(title: string, text: string, okLabel: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (v: boolean) => {
+        close();
+        resolve(v);
+      };
+      const ok = h("button", { type: "button", class: "primary danger", onclick: () => done(true) }, okLabel);
+      const cancel = h("button", { type: "button", onclick: () => done(false) }, "Cancel");
+      const close = this.open(title, [h("p", {}, text)], [ok, cancel], { onCancel: () => resolve(false) });
+      cancel.focus();
+    });
+  }
+
+  merge(tab: Tab): void {
+    mergeDialog(this.app, this, tab);
+  }
+}

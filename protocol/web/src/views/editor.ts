@@ -1,0 +1,71 @@
+// The editor pane: one CodeMirror EditorView that shows the active tab's
+// EditorState. Transactions the person makes update the tab's state (the
+// model) first; the view follows. Changes from elsewhere reach a tab as a
+// transaction too (apply), so cursor, scroll and undo history map through
+// them.
+
+import { EditorView } from "@codemirror/view";
+import type { StateEffect, TransactionSpec } from "@codemirror/state";
+import type { Model, Tab } from "../model";
+import { h } from "../dom";
+
+export interface EditorEvents {
+  edited(tab: Tab, docChanged: boolean, selectionChanged: boolean): void;
+}
+
+export class EditorHost {
+  readonly view: EditorView;
+  private shown: Tab | null = null;
+  private scrolls = new WeakMap<Tab, StateEffect<unknown>>();
+
+  private empty: HTMLElement;
+
+  constructor(parent: HTMLElement, private model: Model, on: EditorEvents) {
+    this.empty = h("div", { class: "empty" },
+      h("p", {}, "No open files."),
+      h("p", {}, "Open one from the tree. Files an agent opens appear here as tabs, live."));
+    parent.append(this.empty);
+    this.view = new EditorView({
+      parent,
+      dispatchTransactions: (trs, view) => {
+        view.update(trs);
+        const tab = this.shown;
+        if (!tab) return;
+        tab.state = view.state;
+        on.edited(tab, trs.some((t) => t.docChanged), trs.some((t) => t.selection !== undefined));
+      },
+    });
+    model.on("editor", () => this.render());
+  }
+
+  /** Shows the active tab's state; remembers where the last one was scrolled. */
+  render(): void {
+    const tab = this.model.activeTab;
+    const state = tab?.state ?? null;
+    if (this.shown === tab && (!state || this.view.state === state)) return;
+    if (this.shown && this.shown.state === this.view.state) {
+      this.scrolls.set(this.shown, this.view.scrollSnapshot());
+    }
+    this.shown = tab && state ? tab : null;
+    this.view.dom.hidden = !state;
+    this.empty.hidden = !!tab;
+    if (!tab || !state) return;
+    this.view.setState(state);
+    const snap = this.scrolls.get(tab);
+    if (snap) this.view.dispatch({ effects: snap });
+  }
+
+  /** Changes a tab's state: through the view when it is on screen. */
+  apply(tab: Tab, spec: TransactionSpec): void {
+    if (!tab.state) return;
+    if (this.shown === tab && this.view.state === tab.state) {
+      this.view.dispatch(spec);
+    } else {
+      tab.state = tab.state.update(spec).state;
+    }
+  }
+
+  focus(): void {
+    this.view.focus();
+  }
+}
