@@ -128,3 +128,82 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestMergeRefAbortContinue: editord's merge of a branch against git's
+// merge of the same branch in a copy; a conflicted one is aborted by
+// editord as git merge --abort would, then redone and finished by
+// editord's commit once the markers are gone (refused while they remain).
+func TestMergeRefAbortContinue(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "1\n2\n3\n4\n5\n6\n")
+	f.write("b.txt", "b\n")
+	f.commitAll("base")
+	f.git("switch", "-q", "-c", "topic")
+	f.write("a.txt", "1\n2 topic\n3\n4\n5\n6\n")
+	f.write("t.txt", "t\n")
+	f.commitAll("topic")
+	f.git("switch", "-q", "main")
+	f.write("a.txt", "1\n2\n3\n4\n5 main\n6\n")
+	f.commitAll("main")
+	twin := f.copyRepo()
+	res, err := f.open().MergeRef(context.Background(), "topic", "", nil)
+	if err != nil || !res.OK || res.FastForward {
+		t.Fatalf("merge: %+v %v", res, err)
+	}
+	f.gitIn(twin, "merge", "-q", "--no-edit", "topic")
+	if got, want := f.git("rev-parse", "HEAD^{tree}"), f.gitIn(twin, "rev-parse", "HEAD^{tree}"); got != want {
+		t.Fatalf("tree %s, git's %s", got, want)
+	}
+	if got, want := f.git("log", "-1", "--format=%s"), f.gitIn(twin, "log", "-1", "--format=%s"); got != want {
+		t.Fatalf("message %q, git's %q", got, want)
+	}
+	if out, err := gitCmd(f.dir, "fsck", "--strict"); err != nil {
+		t.Fatalf("fsck: %v %s", err, out)
+	}
+	// A conflict: both change line 2.
+	f.git("switch", "-q", "-c", "other", "HEAD~1")
+	f.write("a.txt", "1\n2 other\n3\n4\n5 main\n6\n")
+	f.commitAll("other")
+	f.git("switch", "-q", "main")
+	before := f.git("rev-parse", "HEAD")
+	res, err = f.open().MergeRef(context.Background(), "other", "", nil)
+	if err != nil || res.OK || len(res.Conflicts) != 1 {
+		t.Fatalf("conflicted merge: %+v %v", res, err)
+	}
+	if !strings.Contains(f.read("a.txt"), "<<<<<<< HEAD\n") || !strings.Contains(f.read("a.txt"), ">>>>>>> other\n") {
+		t.Fatalf("markers:\n%s", f.read("a.txt"))
+	}
+	if st := f.git("status", "--porcelain"); st != "UU a.txt\n" {
+		t.Fatalf("status: %q", st)
+	}
+	if res, err := f.open().MergeAbort(context.Background(), nil); err != nil || !res.OK {
+		t.Fatalf("abort: %+v %v", res, err)
+	}
+	if st := f.git("status", "--porcelain"); st != "" || f.git("rev-parse", "HEAD") != before {
+		t.Fatalf("after abort: %q", st)
+	}
+	if _, err := gitCmd(f.dir, "rev-parse", "-q", "--verify", "MERGE_HEAD"); err == nil {
+		t.Fatal("MERGE_HEAD left after abort")
+	}
+	f.open().MergeRef(context.Background(), "other", "", nil)
+	if _, err := f.open().Commit(context.Background(), CommitOptions{StageAll: true}); err == nil {
+		t.Fatal("committed a file that still holds markers")
+	}
+	f.write("a.txt", "1\n2 resolved\n3\n4\n5 main\n6\n")
+	c, err := f.open().MergeContinue(context.Background(), "")
+	if err != nil || !c.Committed {
+		t.Fatalf("continue: %+v %v", c, err)
+	}
+	if p := strings.Fields(f.git("rev-list", "--parents", "-n1", "HEAD")); len(p) != 3 {
+		t.Fatalf("not a merge commit: %v", p)
+	}
+	if msg := f.git("log", "-1", "--format=%s"); msg != "Merge branch 'other'\n" {
+		t.Fatalf("message %q", msg)
+	}
+	if st := f.git("status", "--porcelain"); st != "" {
+		t.Fatalf("after continue: %q", st)
+	}
+	if out, err := gitCmd(f.dir, "fsck", "--strict"); err != nil {
+		t.Fatalf("fsck: %v %s", err, out)
+	}
+}
