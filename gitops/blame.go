@@ -232,7 +232,7 @@ func (b *blamer) pass(s *blameSuspect, ranges []blameRange) error {
 			return b.give(pf.commit, pf.path, ranges)
 		}
 	}
-	mine, err := b.lines(te.hash)
+	mine, err := b.r.readBlob(te.hash)
 	if err != nil {
 		return err
 	}
@@ -240,28 +240,17 @@ func (b *blamer) pass(s *blameSuspect, ranges []blameRange) error {
 		if len(ranges) == 0 {
 			break
 		}
-		theirs, err := b.lines(pf.blob)
+		theirs, err := b.r.readBlob(pf.blob)
 		if err != nil {
 			return err
 		}
 		var passed, kept []blameRange
 		// Unchanged stretches: lines [c, c+n) here are [p, p+n) there.
-		type same struct{ c, p, n int }
-		var sames []same
-		ci, pi := 0, 0
-		for _, ch := range xdiff(theirs, mine, xdiffOptions{}) {
-			if ch.i2 > ci {
-				sames = append(sames, same{ci, pi, ch.i2 - ci})
-			}
-			ci, pi = ch.i2+ch.chg2, ch.i1+ch.chg1
-		}
-		if len(mine) > ci {
-			sames = append(sames, same{ci, pi, len(mine) - ci})
-		}
+		sms, _ := xsames(theirs, mine)
 		for _, rg := range ranges {
 			pos := rg.start
 			end := rg.start + rg.n
-			for _, sm := range sames {
+			for _, sm := range sms {
 				if pos >= end {
 					break
 				}

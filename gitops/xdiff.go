@@ -31,6 +31,9 @@ type xfile struct {
 	dstart int
 	dend   int
 	nrec   int
+	// A window of a larger file (xsames): lines before or after it were
+	// cut off, and edge says a group reached the cut while sliding.
+	cutStart, cutEnd, edge bool
 }
 
 func (f *xfile) changed(i int) bool { return f.chg[i+1] }
@@ -543,6 +546,9 @@ func groupPrevious(f *xfile, g *xgroup) bool {
 }
 
 func groupSlideDown(f *xfile, g *xgroup) bool {
+	if g.end == f.nrec && f.cutEnd {
+		f.edge = true // the whole file goes on: the window cannot tell
+	}
 	if g.end < f.nrec && f.class(g.start) == f.class(g.end) {
 		f.mark(g.start, false)
 		g.start++
@@ -557,6 +563,9 @@ func groupSlideDown(f *xfile, g *xgroup) bool {
 }
 
 func groupSlideUp(f *xfile, g *xgroup) bool {
+	if g.start == 0 && f.cutStart {
+		f.edge = true
+	}
 	if g.start > 0 && f.class(g.start-1) == f.class(g.end-1) {
 		g.start--
 		f.mark(g.start, true)
@@ -764,21 +773,14 @@ func xcountChanges(a, b []byte) (removed, added int) {
 		return 0, 0
 	}
 	// Common prefix, cut back to a line start.
-	n := min(len(a), len(b))
-	p := 0
-	for p < n && a[p] == b[p] {
-		p++
-	}
+	p := commonPrefixLen(a, b)
 	if p < len(a) || p < len(b) {
 		p = bytes.LastIndexByte(a[:p], '\n') + 1
 	}
 	// Common suffix of whole lines after the prefix. A last line without
 	// a newline only matches its exact twin, so the suffix must start
 	// after a newline (or at the prefix end) on both sides.
-	sfx := 0
-	for sfx < len(a)-p && sfx < len(b)-p && a[len(a)-1-sfx] == b[len(b)-1-sfx] {
-		sfx++
-	}
+	sfx := commonSuffixLen(a, b, min(len(a)-p, len(b)-p))
 	for sfx > 0 {
 		ia, ib := len(a)-sfx, len(b)-sfx
 		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
@@ -805,20 +807,7 @@ func xcountChanges(a, b []byte) (removed, added int) {
 	x1, x2 := mk(mid1), mk(mid2)
 	nclass := len(cl.reps)
 	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
-		for _, part := range [][]byte{prefix, suffix} {
-			for len(part) > 0 {
-				i := bytes.IndexByte(part, '\n')
-				line := part
-				if i >= 0 {
-					line = part[:i+1]
-				}
-				if c := cl.lookup(line); c >= 0 {
-					cnt1[c]++
-					cnt2[c]++
-				}
-				part = part[len(line):]
-			}
-		}
+		countShared(cl, nclass, [][]byte{prefix, suffix}, cnt1, cnt2)
 	})
 	nd1, nd2 := len(x1.rindex), len(x2.rindex)
 	ndiags := nd1 + nd2 + 3
@@ -846,4 +835,201 @@ func countRecords(data []byte) int {
 		n++
 	}
 	return n
+}
+
+// sameRun says mine's lines [c, c+n) are theirs' lines [p, p+n).
+type sameRun struct{ c, p, n int }
+
+// sames lists the unchanged stretches of a script between files of n1 and
+// n2 records.
+func sames(script []xchange, n2 int) []sameRun {
+	var out []sameRun
+	ci, pi := 0, 0
+	for _, ch := range script {
+		if ch.i2 > ci {
+			out = append(out, sameRun{ci, pi, ch.i2 - ci})
+		}
+		ci, pi = ch.i2+ch.chg2, ch.i1+ch.chg1
+	}
+	if n2 > ci {
+		out = append(out, sameRun{ci, pi, n2 - ci})
+	}
+	return out
+}
+
+// xsames is sames(xdiff(theirs, mine)) for two versions of a file, for
+// blame, without splitting the lines both versions share at their start
+// and end: only those between, and a margin on each side for the sliding
+// of changed groups, are split. When a group slides to the edge of the
+// margin, the whole files are diffed instead, so the answer is always
+// the whole diff's.
+func xsames(theirs, mine []byte) ([]sameRun, int) {
+	nMine := countRecords(mine)
+	if bytes.Equal(theirs, mine) {
+		if nMine == 0 {
+			return nil, 0
+		}
+		return []sameRun{{0, 0, nMine}}, nMine
+	}
+	a, b := theirs, mine
+	p := commonPrefixLen(a, b)
+	p = bytes.LastIndexByte(a[:p], '\n') + 1
+	sfx := commonSuffixLen(a, b, min(len(a)-p, len(b)-p))
+	for sfx > 0 {
+		ia, ib := len(a)-sfx, len(b)-sfx
+		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
+			break
+		}
+		sfx--
+	}
+	const margin = 32
+	// The window starts margin lines before the first difference.
+	ws := p
+	pre := 0
+	for pre < margin && ws > 0 {
+		ws = bytes.LastIndexByte(a[:ws-1], '\n') + 1
+		pre++
+	}
+	// And ends margin lines after the last one (suffix bytes are shared).
+	suffix := a[len(a)-sfx:]
+	we := 0 // bytes of the suffix inside the window
+	post := 0
+	for post < margin && we < len(suffix) {
+		i := bytes.IndexByte(suffix[we:], '\n')
+		if i < 0 {
+			we = len(suffix)
+		} else {
+			we += i + 1
+		}
+		post++
+	}
+	wa := splitRecords(a[ws : len(a)-sfx+we])
+	wb := splitRecords(b[ws : len(b)-sfx+we])
+	shared := bytes.Count(a[:ws], []byte{'\n'}) // lines before the window, in both
+	outside := [][]byte{a[:ws], suffix[we:]}
+	n1, n2 := countRecords(a), nMine
+	cl := newClassifier(len(wa) + len(wb))
+	mk := func(recs [][]byte) *xfile {
+		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
+		for k := range f.ha {
+			f.ha[k] = -1
+		}
+		f.dstart, f.dend = pre, len(recs)-post-1
+		for k := f.dstart; k <= f.dend; k++ {
+			f.ha[k] = cl.intern(recs[k])
+		}
+		f.cutStart, f.cutEnd = ws > 0, len(suffix)-we > 0
+		return f
+	}
+	x1, x2 := mk(wa), mk(wb)
+	nclass := len(cl.reps)
+	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
+		countShared(cl, nclass, outside, cnt1, cnt2)
+	})
+	nd1, nd2 := len(x1.rindex), len(x2.rindex)
+	ndiags := nd1 + nd2 + 3
+	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: nd2 + 1,
+		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
+	s.compare(0, nd1, 0, nd2, false)
+	xcompact(x1, x2, false)
+	xcompact(x2, x1, false)
+	if x1.edge || x2.edge {
+		return sames(xdiff(splitRecords(theirs), splitRecords(mine), xdiffOptions{}), nMine), nMine
+	}
+	var out []sameRun
+	if shared > 0 {
+		out = append(out, sameRun{0, 0, shared})
+	}
+	for _, r := range sames(xbuildScript(x1, x2), len(wb)) {
+		r.c += shared
+		r.p += shared
+		if k := len(out) - 1; k >= 0 && out[k].c+out[k].n == r.c && out[k].p+out[k].n == r.p {
+			out[k].n += r.n
+			continue
+		}
+		out = append(out, r)
+	}
+	if rest := nMine - shared - len(wb); rest > 0 {
+		c, p := shared+len(wb), shared+len(wa)
+		if k := len(out) - 1; k >= 0 && out[k].c+out[k].n == c && out[k].p+out[k].n == p {
+			out[k].n += rest
+		} else {
+			out = append(out, sameRun{c, p, rest})
+		}
+	}
+	return out, nMine
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// compared a block at a time.
+func commonPrefixLen(a, b []byte) int {
+	n := min(len(a), len(b))
+	p := 0
+	for p+256 <= n && bytes.Equal(a[p:p+256], b[p:p+256]) {
+		p += 256
+	}
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	return p
+}
+
+// commonSuffixLen is the length of the longest common suffix of a and b,
+// at most limit.
+func commonSuffixLen(a, b []byte, limit int) int {
+	s := 0
+	for s+256 <= limit && bytes.Equal(a[len(a)-s-256:len(a)-s], b[len(b)-s-256:len(b)-s]) {
+		s += 256
+	}
+	for s < limit && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return s
+}
+
+// countShared adds to both files' counts the records of parts (lines the
+// two files share, outside what was split) that equal a classified
+// record. With few classes each is searched for in the bytes; with many,
+// each line is looked up.
+func countShared(cl *classifier, nclass int, parts [][]byte, cnt1, cnt2 []int) {
+	if nclass <= 16 {
+		// Few classes: a line can only be one of them if its length is
+		// one of theirs, and then a byte comparison or two says which.
+		byLen := map[int][]int{}
+		for c := 0; c < nclass; c++ {
+			byLen[len(cl.reps[c])] = append(byLen[len(cl.reps[c])], c)
+		}
+		for _, part := range parts {
+			for len(part) > 0 {
+				i := bytes.IndexByte(part, '\n')
+				n := len(part)
+				if i >= 0 {
+					n = i + 1
+				}
+				for _, c := range byLen[n] {
+					if bytes.Equal(cl.reps[c], part[:n]) {
+						cnt1[c]++
+						cnt2[c]++
+						break
+					}
+				}
+				part = part[n:]
+			}
+		}
+		return
+	}
+	for _, part := range parts {
+		for len(part) > 0 {
+			i := bytes.IndexByte(part, '\n')
+			line := part
+			if i >= 0 {
+				line = part[:i+1]
+			}
+			if c := cl.lookup(line); c >= 0 && int(c) < nclass {
+				cnt1[c]++
+				cnt2[c]++
+			}
+			part = part[len(line):]
+		}
+	}
 }
