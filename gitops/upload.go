@@ -1,9 +1,14 @@
 package gitops
 
 import (
+	"bufio"
+	"compress/zlib"
 	"container/heap"
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -55,7 +60,7 @@ func (u *localUpload) UploadPack(ctx context.Context, req *packp.UploadPackReque
 	}
 	var haves []plumbing.Hash
 	for _, h := range req.Haves {
-		if u.st.HasEncodedObject(h) == nil {
+		if u.has(h) {
 			haves = append(haves, h)
 		}
 	}
@@ -64,12 +69,88 @@ func (u *localUpload) UploadPack(ctx context.Context, req *packp.UploadPackReque
 		return nil, err
 	}
 	pr, pw := io.Pipe()
-	enc := packfile.NewEncoder(pw, u.st, false)
 	go func() {
-		_, err := enc.Encode(objs, 10)
+		if u.raw != nil && len(objs) <= smallPack {
+			pw.CloseWithError(writeWholePack(pw, u.raw, objs))
+			return
+		}
+		_, err := packfile.NewEncoder(pw, u.st, false).Encode(objs, 10)
 		pw.CloseWithError(err)
 	}()
 	return packp.NewUploadPackResponseWithPackfile(req, pr), nil
+}
+
+// has reports whether the remote holds object h.
+func (u *localUpload) has(h plumbing.Hash) bool {
+	if u.raw != nil {
+		if _, _, ok := u.raw.findPacked(h); ok {
+			return true
+		}
+		_, err := u.raw.readLoose(h, 1)
+		return err == nil
+	}
+	return u.st.HasEncodedObject(h) == nil
+}
+
+// smallPack is the most objects a fetch sends as a pack of whole objects
+// written here; more go through go-git's encoder, which finds deltas.
+const smallPack = 5000
+
+// writeWholePack writes objs as a pack of whole (undeltified) objects: the
+// "PACK" header, each object's type and size and its zlib stream, and the
+// SHA-1 of it all. For the few objects of an everyday fetch this skips
+// go-git's delta search and its index of the remote's pack.
+func writeWholePack(w io.Writer, r *Repo, objs []plumbing.Hash) error {
+	h := sha1.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 64<<10)
+	var hdr [12]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(objs)))
+	bw.Write(hdr[:])
+	zw, _ := zlib.NewWriterLevel(bw, zlib.BestSpeed)
+	for _, oh := range objs {
+		obj, err := r.object(oh, plumbing.AnyObject, 0)
+		if err != nil {
+			return err
+		}
+		var kind byte
+		switch obj.typ {
+		case plumbing.CommitObject:
+			kind = packCommit
+		case plumbing.TreeObject:
+			kind = packTree
+		case plumbing.BlobObject:
+			kind = packBlob
+		case plumbing.TagObject:
+			kind = packTag
+		default:
+			return fmt.Errorf("object %s of type %s cannot be packed", oh, obj.typ)
+		}
+		size := uint64(len(obj.data))
+		b := kind<<4 | byte(size&15)
+		size >>= 4
+		var eh []byte
+		for size > 0 {
+			eh = append(eh, b|0x80)
+			b = byte(size & 0x7f)
+			size >>= 7
+		}
+		eh = append(eh, b)
+		bw.Write(eh)
+		zw.Reset(bw)
+		if _, err := zw.Write(obj.data); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(h.Sum(nil))
+	return err
 }
 
 // objReader reads and parses objects of one store.

@@ -120,6 +120,36 @@ func makeHistory(dir string) (bare, template string) {
 	return bare, template
 }
 
+// runCPU is run that also returns the CPU time (user + system) the
+// process used: on a machine shared with other work, CPU time compares
+// the two tools more steadily than wall time does.
+func runCPU(dir, name string, args ...string) (runResult, time.Duration) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var out strings.Builder
+	cmd.Stdout = &out
+	t0 := time.Now()
+	err := cmd.Run()
+	d := time.Since(t0)
+	var cpu time.Duration
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return runResult{out: []byte(out.String()), dur: d, err: err}, cpu
+}
+
+// serverCPU is the CPU time a call took in the warm server (10 ms ticks).
+func serverCPU(srv *server, call func()) time.Duration {
+	before := cpuTicks(srv.pid())
+	call()
+	return time.Duration(cpuTicks(srv.pid())-before) * 10 * time.Millisecond
+}
+
+func cpuNote(r *report, what string, ed, ref durs) {
+	rs, _ := ratio(ed.median(), ref.median())
+	r.note("%s: CPU time editord %s, git %s (ratio %s)", what, fmtDur(ed.median()), fmtDur(ref.median()), rs)
+}
+
 func mustRun(dir, name string, args ...string) string {
 	r := run(dir, name, args...)
 	if r.err != nil {
@@ -176,16 +206,21 @@ func benchHistory(r *report) {
 		var edRaw json.RawMessage
 		var gitOut []byte
 		gitArgs := []string{"log", "--numstat", "--format=%x01%H %P%n%an%n%ae%n%at%n%s", "-n", fmt.Sprint(histCommits)}
+		var edC, gitC durs
 		for i := -1; i < *runsF; i++ {
-			res := run(repo, "git", gitArgs...)
+			res, gc := runCPU(repo, "git", gitArgs...)
 			gitOut = res.out
-			raw, d := srv.mustCall("editor::git::log", map[string]any{"limit": histCommits})
+			var raw json.RawMessage
+			var d time.Duration
+			ec := serverCPU(srv, func() { raw, d = srv.mustCall("editor::git::log", map[string]any{"limit": histCommits}) })
 			edRaw = raw
 			if i >= 0 {
 				gitT = append(gitT, res.dur)
 				edT = append(edT, d)
+				gitC, edC = append(gitC, gc), append(edC, ec)
 			}
 		}
+		cpuNote(r, "git::log", edC, gitC)
 		rs, x := ratio(edT.median(), gitT.median())
 		r.add(fmt.Sprintf("git::log %d commits (with +/- counts)", histCommits), fmtDur(edT.median()), "git log --numstat "+fmtDur(gitT.median()), rs, "≤ 1.5", verdict(x, 1.5))
 		var lr logResp
@@ -214,16 +249,23 @@ func benchHistory(r *report) {
 		var edT, gitT durs
 		var edRaw json.RawMessage
 		var gitOut []byte
+		var edC, gitC durs
 		for i := -1; i < *runsF; i++ {
-			res := run(repo, "git", "blame", "--porcelain", "big.txt")
+			res, gc := runCPU(repo, "git", "blame", "--porcelain", "big.txt")
 			gitOut = res.out
-			raw, d := srv.mustCall("editor::git::blame", map[string]any{"path": "big.txt", "start": 1, "end": histBigLines * 2})
+			var raw json.RawMessage
+			var d time.Duration
+			ec := serverCPU(srv, func() {
+				raw, d = srv.mustCall("editor::git::blame", map[string]any{"path": "big.txt", "start": 1, "end": histBigLines * 2})
+			})
 			edRaw = raw
 			if i >= 0 {
 				gitT = append(gitT, res.dur)
 				edT = append(edT, d)
+				gitC, edC = append(gitC, gc), append(edC, ec)
 			}
 		}
+		cpuNote(r, "git::blame", edC, gitC)
 		rs, x := ratio(edT.median(), gitT.median())
 		r.add(fmt.Sprintf("git::blame a %d-line file", histBigLines), fmtDur(edT.median()), "git blame --porcelain "+fmtDur(gitT.median()), rs, "≤ 1.5", verdict(x, 1.5))
 		var br blameResp
@@ -261,7 +303,7 @@ func benchHistory(r *report) {
 			if action == "pull" {
 				gitArgs = []string{"pull", "-q", "--ff-only"}
 			}
-			var edT, gitT durs
+			var edT, gitT, edC, gitC durs
 			okAll := true
 			var lastSummary string
 			for i := -1; i < *runsF; i++ {
@@ -270,15 +312,14 @@ func benchHistory(r *report) {
 				freshCopy(template, edir)
 				mustRun(gdir, "git", "remote", "set-url", "origin", url)
 				mustRun(edir, "git", "remote", "set-url", "origin", url)
-				res := run(gdir, "git", gitArgs...)
+				res, gc := runCPU(gdir, "git", gitArgs...)
 				if res.err != nil {
 					panic(fmt.Sprintf("git %s: %v", action, res.err))
 				}
 				state := newStateDir()
 				js, _ := json.Marshal(map[string]any{"action": action})
-				t0 := time.Now()
-				er := run(edir, *binPath, "call", "editor::git::sync", string(js), "--root", edir, "--state-dir", state)
-				d := time.Since(t0)
+				er, ec := runCPU(edir, *binPath, "call", "editor::git::sync", string(js), "--root", edir, "--state-dir", state)
+				d := er.dur
 				var resp struct {
 					OK      bool   `json:"ok"`
 					Behind  int    `json:"behind"`
@@ -292,8 +333,10 @@ func benchHistory(r *report) {
 				if i >= 0 {
 					gitT = append(gitT, res.dur)
 					edT = append(edT, d)
+					gitC, edC = append(gitC, gc), append(edC, ec)
 				}
 			}
+			cpuNote(r, fmt.Sprintf("git::sync %s over %s://", action, scheme), edC, gitC)
 			rs, x := ratio(edT.median(), gitT.median())
 			r.add(fmt.Sprintf("git::sync %s over %s:// (3 new commits, %d in history)", action, scheme, histCommits),
 				fmtDur(edT.median()), fmt.Sprintf("git %s %s", action, fmtDur(gitT.median())), rs, "≤ 2.0", verdict(x, 2.0))
