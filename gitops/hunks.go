@@ -35,7 +35,7 @@ func (r *Repo) HunkSides(against, rev, path string, maxBytes int64) (before, aft
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= path })
 	for ; i < len(idx.Entries) && idx.Entries[i].Path == path; i++ {
 		if idx.Entries[i].Stage() != 0 {
-			return before, after, false, shell.Errorf(shell.CodeGitFailed, r.Abs(path), "%s is in conflict (a merge left it unresolved); resolve it and stage it with git first", path)
+			return before, after, false, shell.Errorf(shell.CodeGitFailed, r.Abs(path), "%s is in conflict (a merge left it unresolved); its sides are editor::git::show rev \":1\", \":2\" and \":3\"; fix the markers in the file, then finish with editor::git::commit", path)
 		}
 	}
 	ie := idx.entry(path)

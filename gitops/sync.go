@@ -319,7 +319,7 @@ func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.R
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		return r.result(h, true, fmt.Sprintf("pushed %s to %s: everything up to date", h.shortBranch(), target))
 	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
-		return r.result(h, false, fmt.Sprintf("push rejected: %s has commits that %s does not (non-fast-forward); pull first (merge or rebase with git if the branches diverged), nothing was pushed", target, h.shortBranch()))
+		return r.result(h, false, fmt.Sprintf("push rejected: %s has commits that %s does not (non-fast-forward); pull first (editor::git::sync action pull, with mode \"merge\" if the branches diverged); nothing was pushed", target, h.shortBranch()))
 	case err != nil:
 		return r.result(h, false, netSummary("push", remote, err))
 	}
