@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -42,6 +43,7 @@ func Tool(f *editor.Function) mcp.Tool {
 // handler adapts a catalog function to an MCP tool handler.
 func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = withProgress(ctx, req) // calls with _meta come this way, not the stdio fast path
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
@@ -126,4 +128,36 @@ func AsError(err error) *shell.Error {
 		return &shell.Error{Code: shell.CodeTimeout, Message: "the call ran out of time"}
 	}
 	return &shell.Error{Code: shell.CodeInternal, Message: err.Error()}
+}
+
+// withProgress passes a reporter to the function when the caller asked for
+// progress (a progressToken in _meta): each report becomes a
+// notifications/progress for that caller, with progress increasing.
+func withProgress(ctx context.Context, req mcp.CallToolRequest) context.Context {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return ctx
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return ctx
+	}
+	token := req.Params.Meta.ProgressToken
+	var mu sync.Mutex
+	last := -1.0
+	return editor.WithProgress(ctx, func(done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done <= last {
+			done = last + 0.001 // progress must increase
+		}
+		last = done
+		params := map[string]any{"progressToken": token, "progress": done}
+		if total > 0 {
+			params["total"] = total
+		}
+		if message != "" {
+			params["message"] = message
+		}
+		srv.SendNotificationToClient(ctx, "notifications/progress", params)
+	})
 }
