@@ -56,9 +56,12 @@ bench-page:
 # time: the jail fuzzer for FUZZTIME, then every suite at full size
 # (EDITORD_STRESS=long). `make test` runs the quick versions.
 FUZZTIME ?= 3m
+GITFUZZTIME ?= 1m
 stress:
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzJailPaths$$' -fuzztime $(FUZZTIME) ./editor
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckoutNames$$' -fuzztime $(GITFUZZTIME) ./gitops
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
+	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
 
 # Regenerate the golden tool schemas after changing a request or response type.
 schemas:

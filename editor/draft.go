@@ -34,7 +34,14 @@ func init() {
 }
 
 func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse, error) {
-	root, l, err := s.target(req.Path, "path")
+	// Keeping or clearing a draft writes the shared record under a path
+	// resolved against the root: after another caller's root switch it
+	// would land on another root's buffer, so it is guarded like a save.
+	find := s.target
+	if !req.Read {
+		find = func(p, field string) (string, loc, error) { return s.writeTarget(ctx, p, field) }
+	}
+	root, l, err := find(req.Path, "path")
 	if err != nil {
 		return nil, err
 	}

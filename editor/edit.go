@@ -63,6 +63,9 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 	if err != nil {
 		return nil, err
 	}
+	if err := fileOnly(l); err != nil {
+		return nil, err
+	}
 	if len(req.Edits) == 0 {
 		return nil, invalid("edits is empty; pass at least one {\"old_text\": …, \"new_text\": …}")
 	}

@@ -77,6 +77,12 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkSlash(from); err != nil {
+		return nil, err
+	}
+	if err := s.checkSlash(to); err != nil {
+		return nil, err
+	}
 	if from.stored == "" {
 		return nil, shell.Errorf(shell.CodeDenied, root, "the workspace root cannot be moved; repoint the workspace with editor::workspace::open instead")
 	}
@@ -94,6 +100,9 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 	before, err := s.jail.Lstat(from.abs)
 	if err != nil {
 		return nil, err
+	}
+	if to.dir && before.Kind != shell.KindDir {
+		return nil, shell.Errorf(shell.CodeNotADirectory, to.stored, "to %s/ ends with a slash, which names a folder, but %s is not one; drop the slash", display(to.stored), display(from.stored))
 	}
 	if err := s.jail.Rename(from.abs, to.abs, req.Overwrite); err != nil {
 		return nil, err
@@ -140,6 +149,9 @@ func (s *Service) Create(ctx context.Context, req *CreateRequest) (*CreateRespon
 		}
 		return &CreateResponse{Path: l.stored, Kind: "folder", Created: created, Root: root}, nil
 	case "file":
+		if err := fileOnly(l); err != nil {
+			return nil, err
+		}
 		content := []byte(req.Content)
 		if !isText(content) {
 			return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::create writes text only", display(l.stored))

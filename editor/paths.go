@@ -17,6 +17,9 @@ import (
 type loc struct {
 	abs    string
 	stored string
+	// dir: the path was written with a trailing slash ("a/", "a/."),
+	// which POSIX reads as naming a folder (checkSlash).
+	dir bool
 }
 
 // locate normalizes a request path once, at the edge of the service.
@@ -31,7 +34,30 @@ func locate(root, p, field string) (loc, error) {
 		abs = filepath.Join(root, p)
 	}
 	abs = filepath.Clean(abs)
-	return loc{abs: abs, stored: stored(root, abs)}, nil
+	dir := strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") || p == "." || p == ".."
+	return loc{abs: abs, stored: stored(root, abs), dir: dir}, nil
+}
+
+// checkSlash applies POSIX's reading of a trailing slash: "a.txt/" names
+// a folder, so when a.txt is a file (or a link to one, or a FIFO) the call
+// is not_a_directory rather than an operation on the file.
+func (s *Service) checkSlash(l loc) error {
+	if !l.dir {
+		return nil
+	}
+	if in, err := s.jail.Stat(l.abs); err == nil && in.Kind != shell.KindDir {
+		return shell.Errorf(shell.CodeNotADirectory, l.stored, "%s/ ends with a slash, which names a folder, but %s is not one; drop the slash to name it", display(l.stored), display(l.stored))
+	}
+	return nil
+}
+
+// fileOnly refuses a path written as a folder (a trailing slash) where a
+// file is written: saving to "new/" must not create a file "new".
+func fileOnly(l loc) error {
+	if l.dir {
+		return shell.Errorf(shell.CodeIsADirectory, l.stored, "%s/ ends with a slash, which names a folder; pass a file path without it", display(l.stored))
+	}
+	return nil
 }
 
 // locateRequired is locate for a field that must not be empty.
@@ -48,8 +74,10 @@ func (s *Service) target(p, field string) (root string, l loc, err error) {
 	if root, err = s.root(); err != nil {
 		return "", loc{}, err
 	}
-	l, err = locateRequired(root, p, field)
-	return root, l, err
+	if l, err = locateRequired(root, p, field); err != nil {
+		return "", loc{}, err
+	}
+	return root, l, s.checkSlash(l)
 }
 
 // writeTarget is target for a call that writes through p: when p is
@@ -62,8 +90,10 @@ func (s *Service) writeTarget(ctx context.Context, p, field string) (root string
 	if root, err = s.writeRoot(ctx, !filepath.IsAbs(p)); err != nil {
 		return "", loc{}, err
 	}
-	l, err = locateRequired(root, p, field)
-	return root, l, err
+	if l, err = locateRequired(root, p, field); err != nil {
+		return "", loc{}, err
+	}
+	return root, l, s.checkSlash(l)
 }
 
 // writeRoot is the active root for a call that writes; relative says that

@@ -61,6 +61,7 @@ func TestRootSwitchRefusesEveryRelativeWrite(t *testing.T) {
 		{"editor::move", `{"from": "` + filepath.Join(sub, "x.txt") + `", "to": "y.txt"}`},
 		{"editor::move", `{"from": "x.txt", "to": "` + filepath.Join(sub, "y.txt") + `"}`},
 		{"editor::buffers::close", `{"path": "a.txt"}`},
+		{"editor::buffers::draft", `{"path": "a.txt", "content": "draft\n", "base_version": "1-2"}`},
 		{"editor::workspace::open", `{"root": "docs"}`},
 		{"editor::git::commit", `{"message": "by A"}`},
 		{"editor::git::commit", `{"message": "by A", "paths": ["a.txt"]}`},

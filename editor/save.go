@@ -152,6 +152,9 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if err != nil {
 		return nil, err
 	}
+	if err := fileOnly(l); err != nil {
+		return nil, err
+	}
 	content := []byte(req.Content)
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
@@ -203,6 +206,15 @@ type disk struct {
 }
 
 func (s *Service) readDisk(l loc) (disk, error) {
+	d, err := s.readDiskBytes(l)
+	if err == nil && d.exists {
+		d.version = Version(d.data)
+	}
+	return d, err
+}
+
+// readDiskBytes is readDisk without the version.
+func (s *Service) readDiskBytes(l loc) (disk, error) {
 	res, err := s.jail.ReadFile(l.abs, 0)
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
@@ -213,7 +225,7 @@ func (s *Service) readDisk(l loc) (disk, error) {
 	if res.Truncated {
 		return disk{}, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is %d bytes on disk, over max_read_bytes; it cannot be checked or saved through the editor", display(l.stored), res.Info.Size)
 	}
-	return disk{exists: true, data: res.Data, version: Version(res.Data), mtime: res.Info.ModTime}, nil
+	return disk{exists: true, data: res.Data, mtime: res.Info.ModTime}, nil
 }
 
 func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []byte, req *SaveRequest) (*SaveResponse, error) {
@@ -286,11 +298,12 @@ func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, con
 			if slippedInHook != nil {
 				slippedInHook()
 			}
-			now, err := s.readDisk(l)
+			// The same bytes as checked, compared (not hashed again).
+			now, err := s.readDiskBytes(l)
 			if err != nil {
 				return err
 			}
-			if now.exists != cur.exists || now.version != cur.version {
+			if now.exists != cur.exists || !bytes.Equal(now.data, cur.data) {
 				return errSlippedIn
 			}
 			return nil
@@ -308,7 +321,7 @@ func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, con
 		kind = "created"
 	}
 	if ev == nil {
-		e := s.changeEvent(root, l, cause, kind, cur.data, content)
+		e := s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version)
 		ev = &e
 	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed

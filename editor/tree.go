@@ -20,7 +20,7 @@ type TreeRequest struct {
 type TreeEntry struct {
 	Name     string      `json:"name" desc:"Base name."`
 	Path     string      `json:"path" desc:"Stored form of the path (root-relative)."`
-	Kind     string      `json:"kind" enum:"file,dir,symlink" desc:"file, dir or symlink (symlinks are listed, not followed)."`
+	Kind     string      `json:"kind" enum:"file,dir,symlink,other" desc:"file, dir, symlink (listed, not followed) or other (a FIFO, socket or device, never opened)."`
 	Size     int64       `json:"size" desc:"Size in bytes."`
 	Mtime    int64       `json:"mtime" desc:"Modification time, Unix seconds."`
 	Children []TreeEntry `json:"children,omitempty" desc:"Entries of a folder listed within max_depth."`

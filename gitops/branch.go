@@ -244,7 +244,11 @@ func (r *Repo) setUpstream(name, remote, merge string) error {
 	if err := r.writeGitFile("config", []byte(text)); err != nil {
 		return err
 	}
-	r.cfg = loadConfig([]byte(text))
+	cfg, err := loadConfig([]byte(text))
+	if err != nil {
+		return err
+	}
+	r.cfg = cfg
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 // repository's own file, later layers winning, as `git config` reads it.
 type gitConfig struct {
 	layers []*format.Config // lowest priority first
+	local  bool             // the last layer is the repository's own
 }
 
 func parseConfig(data []byte) *format.Config {
@@ -25,13 +26,28 @@ func parseConfig(data []byte) *format.Config {
 
 // loadConfig reads the user's files through shell and the repository's
 // file (local, inside the jail) from data.
-func loadConfig(local []byte) *gitConfig {
-	g := &gitConfig{}
-	for _, f := range shell.GitUserConfig() {
+func loadConfig(local []byte) (*gitConfig, error) {
+	g := &gitConfig{local: true}
+	files, err := shell.GitUserConfig()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
 		g.layers = append(g.layers, parseConfig(f.Data))
 	}
 	g.layers = append(g.layers, parseConfig(local))
-	return g
+	return g, nil
+}
+
+// user is the configuration without the repository's own file: the
+// user's and the system's, which a repository cannot write. Settings that
+// read files outside the jail or start programs (core.excludesFile,
+// credential helpers) come from here only.
+func (g *gitConfig) user() *gitConfig {
+	if !g.local {
+		return g
+	}
+	return &gitConfig{layers: g.layers[:len(g.layers)-1]}
 }
 
 // get returns the value of section[.subsection].key from the highest
@@ -60,6 +76,34 @@ func (g *gitConfig) get(section, subsection, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// all returns every value of a multi-valued key, lowest layer first, in
+// file order (safe.directory and the like).
+func (g *gitConfig) all(section, subsection, key string) []string {
+	var out []string
+	for _, c := range g.layers {
+		for _, s := range c.Sections {
+			if !s.IsName(section) {
+				continue
+			}
+			opts := s.Options
+			if subsection != "" {
+				opts = nil
+				for _, ss := range s.Subsections {
+					if ss.IsName(subsection) {
+						opts = append(opts, ss.Options...)
+					}
+				}
+			}
+			for _, o := range opts {
+				if o.IsKey(key) {
+					out = append(out, o.Value)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (g *gitConfig) str(section, subsection, key string) string {

@@ -1,7 +1,10 @@
 package gitops
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/editord/editord/shell"
 )
@@ -37,22 +40,44 @@ func (c *ignoreCtx) child(rel string, gitignore []byte) *ignoreCtx {
 }
 
 // baseIgnore is the context at the top: the global excludes file and
-// .git/info/exclude.
-func (r *Repo) baseIgnore() *ignoreCtx {
+// .git/info/exclude. core.excludesFile is taken from the user's and the
+// system's configuration only: a repository's own config could name any
+// file on the machine, outside the jail (and git reads it with the user's
+// rights). A missing file has no rules; one that is there but is not a
+// regular file (a FIFO would hang git) is an error naming it.
+func (r *Repo) baseIgnore() (*ignoreCtx, error) {
 	c := &ignoreCtx{}
-	path, ok := r.cfg.get("core", "", "excludesfile")
+	path, ok := r.cfg.user().get("core", "", "excludesfile")
 	if !ok {
 		if x := shell.XDGConfigHome(); x != "" {
 			path = filepath.Join(x, "git", "ignore")
 		}
 	}
 	if path != "" {
-		if data, err := shell.ReadGitUserFile(path); err == nil {
+		if !filepath.IsAbs(path) && !strings.HasPrefix(path, "~/") {
+			path = filepath.Join(r.top, path) // git reads it from the top
+		}
+		data, err := shell.ReadGitUserFile(path)
+		switch {
+		case err == nil:
 			c.levels = c.levels.With("", shell.ParseIgnoreFile(data))
+		case notRegular(err):
+			return nil, gitErr(r.top, "read core.excludesFile", err)
 		}
 	}
-	if data, err := readAll(r.gfs, "info/exclude"); err == nil {
+	data, err := readAll(r.gfs, "info/exclude")
+	switch {
+	case err == nil:
 		c.levels = c.levels.With("", shell.ParseIgnoreFile(data))
+	case notRegular(err):
+		return nil, gitErr(r.top, "read .git/info/exclude", err)
 	}
-	return c
+	return c, nil
+}
+
+// notRegular reports an error of shell's for a path that is there but is
+// not a regular file (a FIFO, a device, a folder): unlike a missing file,
+// it is reported, never read as empty.
+func notRegular(err error) bool {
+	return errors.Is(err, fs.ErrInvalid) || shell.CodeOf(err) == shell.CodeIsADirectory
 }

@@ -80,7 +80,9 @@ func Open(j *shell.Jail, root string) (*Repo, error) {
 	}
 	r.closers = append(r.closers, gfs)
 	r.gfs = gfs
-	if data, err := readAll(gfs, "commondir"); err == nil {
+	if data, err := readAll(gfs, "commondir"); err != nil && !isNotExist(err) {
+		return nil, gitErr(top, "read "+filepath.Join(gitDir, "commondir"), err)
+	} else if err == nil {
 		common := strings.TrimSpace(string(data))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)
@@ -98,8 +100,13 @@ func Open(j *shell.Jail, root string) (*Repo, error) {
 	}
 	r.closers = append(r.closers, wfs)
 	r.wfs = wfs
-	local, _ := readAll(r.gfs, "config")
-	r.cfg = loadConfig(local)
+	local, err := readAll(r.gfs, "config")
+	if err != nil && !isNotExist(err) {
+		return nil, gitErr(top, "read the repository's configuration", err)
+	}
+	if r.cfg, err = loadConfig(local); err != nil {
+		return nil, err
+	}
 	if f := r.cfg.str("extensions", "", "objectformat"); f != "" && !strings.EqualFold(f, "sha1") {
 		return nil, shell.Errorf(shell.CodeGitFailed, top, "the repository at %s uses %s object names, which editord does not support yet; use git directly", top, f)
 	}
@@ -244,6 +251,9 @@ func (h head) shortBranch() string { return strings.TrimPrefix(h.branch, "refs/h
 func (r *Repo) head() (head, error) {
 	ref, err := r.st.Reference(plumbing.HEAD)
 	if err != nil {
+		if perr := r.refFileProblem(plumbing.HEAD); perr != nil {
+			err = perr
+		}
 		return head{}, gitErr(r.top, "read HEAD", err)
 	}
 	var h head
@@ -254,6 +264,11 @@ func (r *Repo) head() (head, error) {
 		}
 		h.branch = ref.Target().String()
 		next, err := r.st.Reference(ref.Target())
+		if err != nil {
+			if perr := r.refFileProblem(ref.Target()); perr != nil {
+				err = perr
+			}
+		}
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
 			return h, nil // unborn branch
 		}
@@ -268,6 +283,11 @@ func (r *Repo) head() (head, error) {
 // ref reads a reference's commit, zero when it does not exist.
 func (r *Repo) ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
 	ref, err := storer.ResolveReference(r.st, name)
+	if err != nil {
+		if perr := r.refFileProblem(name); perr != nil {
+			err = perr
+		}
+	}
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, nil
 	}
@@ -275,6 +295,22 @@ func (r *Repo) ref(name plumbing.ReferenceName) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, gitErr(r.top, "read "+name.String(), err)
 	}
 	return ref.Hash(), nil
+}
+
+// refFileProblem is the error of a loose reference file that is there
+// but is not a regular file (a FIFO, a device), or nil. go-git reads such
+// a reference as missing and falls back to packed-refs: a branch would
+// look unborn, and a commit would start a new history.
+func (r *Repo) refFileProblem(name plumbing.ReferenceName) error {
+	f, err := r.gfs.Open(name.String())
+	if err == nil {
+		f.Close()
+		return nil
+	}
+	if notRegular(err) && shell.CodeOf(err) != shell.CodeIsADirectory {
+		return err
+	}
+	return nil
 }
 
 // isNotExist reports a missing file from billy or shell.

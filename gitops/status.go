@@ -469,7 +469,10 @@ func (r *Repo) scanWorktree(idx *Index) (*worktreeState, error) {
 	if lastDir != "\x00" {
 		s.dirFiles[lastDir] = last
 	}
-	base := r.baseIgnore()
+	base, err := r.baseIgnore()
+	if err != nil {
+		return nil, err
+	}
 	if err := shell.Scan(r.jail, r.top, scanWorkers, base, s.visit); err != nil {
 		return nil, err
 	}

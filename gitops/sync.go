@@ -181,7 +181,8 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 		// only that SSH_AUTH_SOCK is unset.
 		return errNoSSHKey
 	}
-	proxy := sshDeadline(ctx, ep)
+	proxy, done := sshDeadline(ctx, ep)
+	defer done()
 	err = call(ctx, auth, proxy)
 	if (ep.Protocol == "http" || ep.Protocol == "https") && auth == nil && isAuthErr(err) {
 		cred, cerr := r.credential(ctx, ep, timeout)
@@ -195,6 +196,9 @@ func (r *Repo) network(ctx context.Context, rawURL string, timeout time.Duration
 	}
 	// The deadline also ends ssh connections (sshDeadline) as an i/o
 	// timeout, which can come back before the context's own timer fires.
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("%w: the call was cancelled (its client left, or the server is ending)", context.Canceled)
+	}
 	if deadline, _ := ctx.Deadline(); err != nil && (ctx.Err() != nil || !time.Now().Before(deadline)) {
 		return fmt.Errorf("%w: the remote did not answer within %s (git_timeout_ms)", context.DeadlineExceeded, timeout)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -223,14 +224,35 @@ func TestSyncHTTPCredentials(t *testing.T) {
 	if res.OK || !strings.Contains(res.Summary, "credential") {
 		t.Fatalf("no credentials anywhere: %+v", res)
 	}
-	f.git("config", "credential.helper", "!f() { test \"$1\" = get && echo username=alice && echo password=s3cret; true; }; f")
+	// Helpers come from the user's global config (a repository's own are
+	// not run: TestCredentialHelperFromRepository).
+	globalHelper(t, "!f() { test \"$1\" = get && echo username=alice && echo password=s3cret; true; }; f")
 	if res = s.sync("pull", nil); !res.OK || f.read("a.txt") != "changed again\n" {
 		t.Fatalf("pull through the credential helper: %+v", res)
 	}
-	f.git("config", "credential.helper", "!f() { test \"$1\" = get && echo username=alice && echo password=wrong; true; }; f")
+	globalHelper(t, "!f() { test \"$1\" = get && echo username=alice && echo password=wrong; true; }; f")
 	if res = s.sync("fetch", nil); res.OK || !strings.Contains(res.Summary, "credentials") {
 		t.Fatalf("wrong password: %+v", res)
 	}
+}
+
+// globalHelper points GIT_CONFIG_GLOBAL at a config with the test identity
+// and the given credential helper plus extra lines (for the rest of the
+// test; not parallel).
+func globalHelper(t *testing.T, helper string, extra ...string) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	body := "[user]\n\tname = Test Person\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"
+	if helper != "" {
+		body += "[credential]\n\thelper = " + strconv.Quote(helper) + "\n"
+	}
+	for _, l := range extra {
+		body += l + "\n"
+	}
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
 }
 
 func TestSyncTimeout(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -175,7 +176,9 @@ func (r *Repo) authFor(ep *transport.Endpoint) transport.AuthMethod {
 // credential asks git's credential helper for an https username and
 // password (git credential fill), the one git subprocess editord runs: the
 // helpers (osxkeychain, libsecret, store, a token manager) are git's. It
-// never prompts (GIT_TERMINAL_PROMPT=0).
+// never prompts (GIT_TERMINAL_PROMPT=0). The helpers come from the user's
+// and the system's configuration only, unless the user trusts the
+// repository (credentialEnv).
 func (r *Repo) credential(ctx context.Context, ep *transport.Endpoint, timeout time.Duration) (*http.BasicAuth, error) {
 	out, err := r.credentialRun(ctx, "fill", ep, "", "", timeout)
 	if err != nil {
@@ -231,7 +234,7 @@ func (r *Repo) credentialRun(ctx context.Context, verb string, ep *transport.End
 	stdout, stderr, err := r.jail.Run(ctx, "git", []string{"credential", verb}, shell.RunOptions{
 		Dir:     r.top,
 		Stdin:   []byte(in.String()),
-		Env:     []string{"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS="},
+		Env:     append([]string{"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS="}, r.credentialEnv()...),
 		Timeout: timeout,
 		MaxOut:  64 << 10,
 	})
@@ -239,6 +242,65 @@ func (r *Repo) credentialRun(ctx context.Context, verb string, ep *transport.End
 		return nil, fmt.Errorf("git credential %s: %v %s", verb, err, strings.TrimSpace(string(stderr)))
 	}
 	return stdout, nil
+}
+
+// credentialEnv keeps the repository's own configuration away from git
+// credential. A repository's .git/config can name any program as a
+// credential helper (credential.helper = !cmd), and a workspace is often a
+// stranger's clone: running it when a remote answers 401 would run the
+// stranger's program. So git credential runs outside any repository
+// (GIT_DIR names no repository, which git reads as "not in a repository")
+// and sees only the system and global configuration, where helpers are
+// the user's own choice.
+//
+// The user can trust a repository's configuration, helpers included, the
+// way git trusts a repository owned by someone else: safe.directory in the
+// global or system configuration naming the repository's worktree or git
+// folder (or a "dir/*" entry covering it). safe.directory = "*" does not
+// count: it is commonly set wholesale to silence git's ownership check in
+// containers and CI, and says nothing about trusting programs a
+// repository names. A repository cannot trust itself: its own
+// safe.directory is not read.
+func (r *Repo) credentialEnv() []string {
+	if r.trustsRepoConfig() {
+		return nil
+	}
+	return []string{"GIT_DIR=" + noRepository}
+}
+
+// noRepository is a path that holds no repository.
+const noRepository = "/nonexistent/editord: the repository's own config is not trusted"
+
+// trustsRepoConfig reports whether the user's own configuration lists this
+// repository in safe.directory (see credentialEnv).
+func (r *Repo) trustsRepoConfig() bool {
+	var dirs []string
+	for _, v := range r.cfg.user().all("safe", "", "directory") {
+		if v = strings.TrimSpace(v); v == "" {
+			dirs = nil // an empty value resets the list, as in git
+			continue
+		}
+		dirs = append(dirs, v)
+	}
+	for _, v := range dirs {
+		if v == "*" || strings.HasPrefix(v, "%(prefix)") {
+			continue
+		}
+		if strings.HasPrefix(v, "~/") {
+			v = filepath.Join(shell.HomeDir(), v[2:])
+		}
+		if prefix, ok := strings.CutSuffix(v, "/*"); ok {
+			prefix = filepath.Clean(prefix) + "/"
+			if strings.HasPrefix(r.top+"/", prefix) || strings.HasPrefix(r.gitDir+"/", prefix) {
+				return true
+			}
+			continue
+		}
+		if v = filepath.Clean(v); v == r.top || v == r.gitDir {
+			return true
+		}
+	}
+	return false
 }
 
 // redactURL hides a password in a URL shown to the caller.
@@ -253,16 +315,20 @@ func redactURL(u string) string {
 	return p.String()
 }
 
-// sshDeadline bounds an ssh connection by the call's deadline. go-git's
+// sshDeadline bounds an ssh connection by the call's deadline and ends it
+// when the call's context is cancelled (a client gone, SIGTERM). go-git's
 // ssh transport gives the handshake no deadline and does not watch the
 // context once connected, so a server that accepts and never speaks would
-// hold a sync far past git_timeout_ms. What go-git does take is a proxy
-// dialer per call: ssh connections go through one that dials as go-git
-// would (honouring ALL_PROXY) and sets the deadline on the connection.
-func sshDeadline(ctx context.Context, ep *transport.Endpoint) transport.ProxyOptions {
+// hold a sync far past git_timeout_ms, and past the end of the server. What
+// go-git does take is a proxy dialer per call: ssh connections go through
+// one that dials as go-git would (honouring ALL_PROXY), sets the deadline
+// on the connection and closes it when the call's context ends. The
+// context is found through the URL (contexts cannot travel in one); call
+// the returned function when the call is over.
+func sshDeadline(ctx context.Context, ep *transport.Endpoint) (transport.ProxyOptions, func()) {
 	deadline, ok := ctx.Deadline()
 	if ep.Protocol != "ssh" || !ok {
-		return transport.ProxyOptions{}
+		return transport.ProxyOptions{}, func() {}
 	}
 	registerDeadlineDialer.Do(func() {
 		proxy.RegisterDialerType(deadlineScheme, func(u *url.URL, _ proxy.Dialer) (proxy.Dialer, error) {
@@ -270,17 +336,31 @@ func sshDeadline(ctx context.Context, ep *transport.Endpoint) transport.ProxyOpt
 			if err != nil {
 				return nil, fmt.Errorf("deadline dialer: %w", err)
 			}
-			return deadlineDialer{until: time.Unix(0, ns)}, nil
+			d := deadlineDialer{until: time.Unix(0, ns), ctx: context.Background()}
+			if c, ok := sshCalls.Load(u.Query().Get("call")); ok {
+				d.ctx = c.(context.Context)
+			}
+			return d, nil
 		})
 	})
-	return transport.ProxyOptions{URL: deadlineScheme + "://deadline/?until=" + strconv.FormatInt(deadline.UnixNano(), 10)}
+	id := strconv.FormatUint(sshCallSeq.Add(1), 10)
+	sshCalls.Store(id, ctx)
+	return transport.ProxyOptions{URL: deadlineScheme + "://deadline/?until=" + strconv.FormatInt(deadline.UnixNano(), 10) + "&call=" + id},
+		func() { sshCalls.Delete(id) }
 }
 
 const deadlineScheme = "editord-deadline"
 
-var registerDeadlineDialer sync.Once
+var (
+	registerDeadlineDialer sync.Once
+	sshCalls               sync.Map // call id -> its context
+	sshCallSeq             atomic.Uint64
+)
 
-type deadlineDialer struct{ until time.Time }
+type deadlineDialer struct {
+	until time.Time
+	ctx   context.Context // the call's
+}
 
 func (d deadlineDialer) Dial(network, addr string) (net.Conn, error) {
 	return d.DialContext(context.Background(), network, addr)
@@ -289,6 +369,8 @@ func (d deadlineDialer) Dial(network, addr string) (net.Conn, error) {
 func (d deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	ctx, cancel := context.WithDeadline(ctx, d.until)
 	defer cancel()
+	stop := context.AfterFunc(d.ctx, cancel)
+	defer stop()
 	c, err := proxy.Dial(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -297,5 +379,6 @@ func (d deadlineDialer) DialContext(ctx context.Context, network, addr string) (
 		c.Close()
 		return nil, err
 	}
+	context.AfterFunc(d.ctx, func() { c.Close() })
 	return c, nil
 }

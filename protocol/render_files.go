@@ -166,6 +166,8 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 				name += "/"
 			case "symlink":
 				name += "@"
+			case "other":
+				name += " (fifo, socket or device)"
 			}
 			if !r.line(indent + name) {
 				return false

@@ -43,24 +43,33 @@ func Tool(f *editor.Function) mcp.Tool {
 // handler adapts a catalog function to an MCP tool handler.
 func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = editor.WithCaller(ctx, cs.of(ctx))
-		ctx = withProgress(ctx, req)
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
 		}
-		resp, err := call(ctx, svc, f, args)
-		if err != nil {
-			return ErrorResult(err), nil
-		}
-		body, err := marshalJSON(resp)
-		if err != nil {
-			return ErrorResult(err), nil
-		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
-			StructuredContent: json.RawMessage(body),
-		}, nil
+		// Calls with _meta (a progressToken) come this way, not the stdio
+		// fast path (stdio.go).
+		ctx = withProgress(ctx, req)
+		return toolResult(ctx, svc, f, cs, args), nil
+	}
+}
+
+// toolResult runs f for the session of ctx and shapes its result: the one
+// place a tool call's result is made, whichever loop read the call (mcp-go's
+// or the stdio fast path, stdio.go).
+func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs *callers, args json.RawMessage) *mcp.CallToolResult {
+	ctx = editor.WithCaller(ctx, cs.of(ctx))
+	resp, err := call(ctx, svc, f, args)
+	if err != nil {
+		return ErrorResult(err)
+	}
+	body, err := marshalJSON(resp)
+	if err != nil {
+		return ErrorResult(err)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
+		StructuredContent: json.RawMessage(body),
 	}
 }
 

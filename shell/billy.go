@@ -46,7 +46,7 @@ func (j *Jail) GitFS(abs string) (*BillyFS, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := t.r.root.OpenRoot(t.rel)
+	r, err := openDirRoot(t.r.root, t.rel) // a FIFO there fails, never blocks
 	if err != nil {
 		return nil, AsError(err, t.abs)
 	}
@@ -87,7 +87,7 @@ func RemoteRepoFS(abs string) (*BillyFS, error) {
 		return nil, err
 	}
 	abs = filepath.Clean(abs)
-	r, err := os.OpenRoot(abs)
+	r, err := os.OpenRoot(abs + "/.") // a FIFO there fails, never blocks
 	if err != nil {
 		return nil, AsError(err, abs)
 	}
@@ -225,11 +225,53 @@ func (b *BillyFS) OpenFile(filename string, flag int, perm os.FileMode) (billy.F
 			return nil, err
 		}
 	}
-	f, err := b.root.OpenFile(p, flag, perm)
+	// Non-blocking, so that a FIFO planted where git keeps a file (config,
+	// HEAD, a ref, the index, an object) cannot hang the call in open(2);
+	// then only a regular file is served.
+	f, err := b.root.OpenFile(p, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
+		if errors.Is(err, syscall.ENXIO) { // opened for writing, a FIFO with no reader
+			return nil, b.notRegular(p, fs.ModeNamedPipe)
+		}
 		return nil, err
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, b.notRegular(p, fi.Mode())
+	}
 	return &gitBillyFile{File: f, name: b.billyName(p)}, nil
+}
+
+// notRegular is the error for a path git reads or writes as a file that
+// is something else (a FIFO, a device, a socket, a folder).
+func (b *BillyFS) notRegular(p string, mode fs.FileMode) error {
+	abs := path.Join(b.base, relOrEmpty(p))
+	if mode.IsDir() {
+		return &Error{Code: CodeIsADirectory, Path: abs, Err: syscall.EISDIR,
+			Message: abs + " is a folder where git expects a file; remove it or put the file git expects there"}
+	}
+	return &Error{Code: CodeInvalidArgument, Path: abs, Err: fs.ErrInvalid,
+		Message: fmt.Sprintf("%s is %s, not a regular file; git functions read and write only regular files (remove it, or replace it with the file git expects)", abs, kindWords(mode))}
+}
+
+// kindWords names a file type for a message.
+func kindWords(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a plain file (" + mode.Type().String() + ")"
 }
 
 func (b *BillyFS) mkParent(p string) error {
@@ -329,7 +371,7 @@ func (b *BillyFS) ReadDir(dir string) ([]os.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := b.root.Open(p)
+	f, err := b.root.OpenFile(p, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -16,12 +16,15 @@ const (
 	KindFile    = "file"
 	KindDir     = "dir"
 	KindSymlink = "symlink"
+	// KindOther is anything else: a FIFO, a socket, a device. It is never
+	// opened as a file.
+	KindOther = "other"
 )
 
 // Info describes one path.
 type Info struct {
 	Name    string
-	Kind    string // file, dir, symlink (only from Lstat/ReadDir)
+	Kind    string // file, dir, symlink (only from Lstat/ReadDir), other
 	Size    int64
 	ModTime int64 // Unix seconds
 	ModNano int64 // Unix nanoseconds, for change detection finer than mtime
@@ -36,8 +39,10 @@ func infoOf(fi fs.FileInfo) Info {
 		in.Kind = KindSymlink
 	case fi.IsDir():
 		in.Kind = KindDir
-	default:
+	case fi.Mode().IsRegular():
 		in.Kind = KindFile
+	default:
+		in.Kind = KindOther
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		in.Ino = st.Ino
@@ -349,8 +354,16 @@ func (j *Jail) Remove(abs string, recursive bool) error {
 	if t.rel == "." {
 		return Errorf(CodeDenied, t.abs, "%s is a jail root and cannot be removed", t.abs)
 	}
-	if _, err := t.r.root.Lstat(t.rel); err != nil {
+	fi, err := t.r.root.Lstat(t.rel)
+	if err != nil {
 		return AsError(err, t.abs)
+	}
+	if recursive && fi.IsDir() {
+		if denied, err := j.deniedBeneath(t.r.root, t.rel, j.namesOf(abs, t)); err != nil {
+			return AsError(err, t.abs)
+		} else if denied != "" {
+			return deniedBeneathError(t.r, t.abs, denied, "a recursive delete")
+		}
 	}
 	if recursive {
 		err = t.r.root.RemoveAll(t.rel)
@@ -383,11 +396,24 @@ func (j *Jail) Rename(from, to string, overwrite bool) error {
 	if dst.rel == "." {
 		return Errorf(CodeDenied, dst.abs, "%s is a jail root and cannot be replaced", dst.abs)
 	}
-	if _, err := src.r.root.Lstat(src.rel); err != nil {
+	srcInfo, err := src.r.root.Lstat(src.rel)
+	if err != nil {
 		return AsError(err, src.abs)
 	}
 	if src.rel == dst.rel {
 		return nil // moving a path onto itself changes nothing
+	}
+	if srcInfo.IsDir() {
+		// What the folder holds goes by new names after the move: a
+		// denied entry must not be carried off (out of sight, or into
+		// sight of an anchored rule), nor may an entry land where a
+		// deny rule covers it.
+		names := append(j.namesOf(from, src), j.namesOf(to, dst)...)
+		if denied, err := j.deniedBeneath(src.r.root, src.rel, names); err != nil {
+			return AsError(err, src.abs)
+		} else if denied != "" {
+			return deniedBeneathError(src.r, src.abs, denied, "a move")
+		}
 	}
 	if strings.HasPrefix(dst.rel, src.rel+"/") {
 		// Checked before any parent of to is made inside from.
@@ -410,6 +436,18 @@ func (j *Jail) Rename(from, to string, overwrite bool) error {
 		return AsError(err, dst.abs)
 	}
 	return nil
+}
+
+// namesOf are the names the resolved target t (named abs by the caller)
+// goes by, relative to its jail root: as the caller named it first, then
+// its real path when that differs.
+func (j *Jail) namesOf(abs string, t target) subtreeNames {
+	lex := j.lexRel(abs)
+	names := subtreeNames{segsOf(lex)}
+	if relOrEmpty(t.rel) != lex {
+		names = append(names, segsOf(t.rel))
+	}
+	return names
 }
 
 // Realpath is abs with every symlink resolved (inside the jail).

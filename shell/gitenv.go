@@ -2,11 +2,13 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Git reads a few files outside the jail that are the user's own git
@@ -50,8 +52,11 @@ func XDGConfigHome() string {
 
 // GitUserConfig returns the system and global git configuration files that
 // exist, lowest priority first, honouring GIT_CONFIG_NOSYSTEM,
-// GIT_CONFIG_SYSTEM and GIT_CONFIG_GLOBAL as git does.
-func GitUserConfig() []GitConfigFile {
+// GIT_CONFIG_SYSTEM and GIT_CONFIG_GLOBAL as git does. A missing file is
+// skipped (so is one git could not read either, which git only warns
+// about); one that is there but is not a regular file (a FIFO would hang
+// every git function, as it hangs git) is an error naming it.
+func GitUserConfig() ([]GitConfigFile, error) {
 	var paths []string
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
 		if p, ok := os.LookupEnv("GIT_CONFIG_SYSTEM"); ok {
@@ -75,11 +80,15 @@ func GitUserConfig() []GitConfigFile {
 		if p == "" || p == "/dev/null" {
 			continue
 		}
-		if data, err := ReadGitUserFile(p); err == nil {
+		data, err := ReadGitUserFile(p)
+		switch {
+		case err == nil:
 			out = append(out, GitConfigFile{Path: p, Data: data})
+		case errors.Is(err, fs.ErrInvalid): // there, but not a regular file
+			return out, err
 		}
 	}
-	return out
+	return out, nil
 }
 
 // ReadGitUserFile reads one file of the user's git setup (core.excludesFile,
@@ -92,13 +101,19 @@ func ReadGitUserFile(p string) ([]byte, error) {
 	if err := CheckPath(p); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	// Non-blocking: a FIFO there must not hang every git function.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, AsError(err, p)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, AsError(errors.Join(fs.ErrInvalid, err), p)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, AsError(err, p)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Code: CodeInvalidArgument, Path: p, Err: fs.ErrInvalid,
+			Message: fmt.Sprintf("%s (part of your git setup) is %s, not a regular file; git functions read only regular files there (remove it, or replace it with a file)", p, kindWords(fi.Mode()))}
 	}
 	return io.ReadAll(io.LimitReader(f, maxGitUserFile))
 }

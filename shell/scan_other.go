@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // The portable scan: folders through os.Root (safe against symlinks and
@@ -78,7 +79,17 @@ func (d *scanRoot) open(name string) (io.ReadCloser, error) {
 	if fi, err := d.r.Lstat(name); err != nil || !fi.Mode().IsRegular() {
 		return nil, fs.ErrNotExist
 	}
-	return d.r.Open(name)
+	// Non-blocking, and a regular file still: a FIFO swapped in since the
+	// lstat must not hang the scan.
+	f, err := d.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fs.ErrNotExist
+	}
+	return f, nil
 }
 
 func (d *scanRoot) readlink(name string) (string, error) { return d.r.Readlink(name) }
@@ -95,7 +106,7 @@ func (d *scanRoot) child(name string) (scanHandle, error) {
 	if fi, err := d.r.Lstat(name); err != nil || !fi.IsDir() {
 		return nil, fs.ErrNotExist
 	}
-	r, err := d.r.OpenRoot(name)
+	r, err := openDirRoot(d.r, name) // a FIFO swapped in fails, never blocks
 	if err != nil {
 		return nil, err
 	}

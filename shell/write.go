@@ -103,6 +103,17 @@ func (j *Jail) WriteFile(abs string, data []byte, opt WriteOptions) (Info, error
 		return Info{}, AsError(statErr, t.abs)
 	}
 
+	// A save writes a temp file beside the target and renames it over (or,
+	// to create, links it and removes the temp name). A folder whose
+	// entries can be added but never removed (chattr +a) lets the temp file
+	// be made and then keeps it forever: refuse before making anything.
+	if appendOnly, immutable := folderFlags(d); appendOnly || immutable {
+		flag := "append-only (chattr +a): names can be added to it but never removed or replaced"
+		if immutable {
+			flag = "immutable (chattr +i): nothing in it can be added, removed or replaced"
+		}
+		return Info{}, Errorf(CodeDenied, t.abs, "%s cannot be saved: its folder %s is %s, and a save replaces the file through a temp file there. Nothing was written; clear the flag (chattr -a / -i) to save it", t.abs, path.Dir(t.abs), flag)
+	}
 	tmp, f, err := createTemp(d, base)
 	if err != nil {
 		return Info{}, writeError(err, t.abs)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/editord/editord/editor"
 	"github.com/editord/editord/protocol"
@@ -54,6 +56,9 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	warn := srv.Warn
 	warnClients.Store(&warn)
 	go srv.Deliver(ctx)
+	// Warm the caches of the first calls (find, search, git status) while
+	// the client starts up.
+	go svc.Warm(ctx)
 	// Every serving process stands for the watcher election; the one that
 	// wins reports writes made by other programs. It must stop before the
 	// service closes.
@@ -137,7 +142,9 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		caller.SawRoot(dir)
 	}
-	resp, err := f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
+	resp, err := callUntilSignal(ctx, func() (any, error) {
+		return f.Call(editor.WithCaller(ctx, caller), svc, json.RawMessage(req))
+	})
 	if err != nil {
 		e := protocol.AsError(err)
 		if *asText {
@@ -154,6 +161,35 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	printJSON(stdout, resp)
 	return 0
+}
+
+// callUntilSignal runs call; on SIGINT or SIGTERM (ctx ends) the call's
+// context is cancelled and it has protocol.ShutdownGrace to return, after
+// which the command gives it up, so a call stuck where no context reaches
+// cannot keep the process from ending.
+func callUntilSignal(ctx context.Context, call func() (any, error)) (any, error) {
+	type result struct {
+		resp any
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := call()
+		done <- result{resp, err}
+	}()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(protocol.ShutdownGrace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-t.C:
+		return nil, shell.Errorf(shell.CodeTimeout, "", "interrupted: the call did not end within %s of the signal and was abandoned", protocol.ShutdownGrace)
+	}
 }
 
 // lookupTool accepts a wire name (editor_open) where a function id is wanted.

@@ -81,6 +81,7 @@ type env struct {
 	addr   string // 127.0.0.1:PORT, kept across a server restart
 	token  string
 	server *exec.Cmd
+	srvEnd chan struct{} // closed once the server process has been waited for
 	srvLog *syncBuf
 	ctx    context.Context // the page's tab
 	cancel context.CancelFunc
@@ -105,9 +106,10 @@ func (s *syncBuf) String() string {
 }
 
 type opts struct {
-	rootName string // the workspace folder's name (default ws)
-	config   string // TOML for --config
-	noToken  bool   // open the page without the token
+	rootName string            // the workspace folder's name (default ws)
+	config   string            // TOML for --config
+	noToken  bool              // open the page without the token
+	setup    func(root string) // runs before the server starts
 }
 
 // newEnv writes files into a fresh workspace, serves it, and opens the page.
@@ -124,6 +126,9 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 		e.write(p, c)
 	}
 	os.MkdirAll(e.root, 0o755)
+	if o.setup != nil {
+		o.setup(e.root)
+	}
 	if o.config != "" {
 		e.config = filepath.Join(base, "config.toml")
 		os.WriteFile(e.config, []byte(o.config), 0o644)
@@ -161,6 +166,7 @@ func (e *env) startServer() {
 	}
 	e.server = cmd
 	done := make(chan struct{})
+	e.srvEnd = done
 	e.t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -194,7 +200,7 @@ func (e *env) startServer() {
 // stopServer ends the HTTP server (a restart follows with startServer).
 func (e *env) stopServer() {
 	e.server.Process.Signal(syscall.SIGTERM)
-	e.server.Wait()
+	<-e.srvEnd
 }
 
 func browserFlags(userData string) []chromedp.ExecAllocatorOption {
@@ -217,7 +223,22 @@ func browserFlags(userData string) []chromedp.ExecAllocatorOption {
 
 func (e *env) openBrowser() {
 	e.t.Helper()
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(e.t.TempDir())...)
+	// A fresh profile, removed by us: chromium's helper processes may still
+	// be writing into it for a moment after it exits, which t.TempDir's
+	// cleanup would report as a failure.
+	profile, err := os.MkdirTemp("", "editord-chromium-")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(profile)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	e.ctx = ctx
 	e.cancel = func() { cancel(); acancel() }
@@ -304,7 +325,7 @@ func (e *env) js(expr string, out any) {
 // page navigates or reloads (no execution context yet) are retried.
 func (e *env) waitJS(expr, what string) {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	var last error
 	for {
 		var ok bool
@@ -324,7 +345,7 @@ func (e *env) waitJS(expr, what string) {
 // node finds the element with an accessible role and name, waiting for it.
 func (e *env) node(role, name string) cdp.BackendNodeID {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if id, ok := e.find(role, name); ok {
 			return id
@@ -370,7 +391,7 @@ func (e *env) findAll(role, name string) []cdp.BackendNodeID {
 // gone waits until no element has that role and name.
 func (e *env) gone(role, name string) {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if _, ok := e.find(role, name); !ok {
 			return
@@ -588,7 +609,7 @@ func (e *env) read(p string) string {
 // waitFile waits until a file holds exactly want.
 func (e *env) waitFile(p, want string) {
 	e.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		b, _ := os.ReadFile(e.abs(p))
 		if string(b) == want {
@@ -676,7 +697,7 @@ func (a *agent) bufferPaths() []string {
 // waitFor polls cond until it holds.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -687,3 +708,24 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 
 // awaitPromise makes an Evaluate wait for the promise its expression returns.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// clickAt clicks the middle of the first element a CSS selector matches
+// (for lists whose items' accessible names are their whole text).
+func (e *env) clickAt(selector string) {
+	e.t.Helper()
+	e.waitJS(fmt.Sprintf(`document.querySelector(%q)`, selector), selector)
+	var at []float64
+	e.js(fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.scrollIntoView({block: "nearest"}); const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2] })()`, selector), &at)
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
+			if err := input.DispatchMouseEvent(typ, at[0], at[1]).WithButton(input.Left).WithClickCount(1).Do(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// patience is how long a wait for the page lasts: long, because CI runs
+// the browser beside every other package's tests on few cores.
+const patience = 45 * time.Second

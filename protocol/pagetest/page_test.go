@@ -97,12 +97,13 @@ func TestTwoPagesSeeEachOther(t *testing.T) {
 	e.waitEditor("shared", "a.txt in page 1")
 	e.focusEditor()
 	e.typeText("one ")
-	p2.waitJS(`[...document.querySelectorAll("[role=tab]")].some(t => t.title.includes("another editor"))`, "page 2 to mark a.txt as edited elsewhere")
+	p2.waitJS(`[...document.querySelectorAll(".tabs [role=tab]")].some(t => t.title.includes("another editor"))`, "page 2 to mark a.txt as edited elsewhere")
 	e.key("s", input.ModifierCtrl)
 	e.waitFile("a.txt", "one shared\n")
 	p2.click("tab", "a.txt")
 	p2.waitEditor("one shared", "page 1's save in page 2")
 	p2.click("treeitem", "b.txt")
+	p2.node("tab", "b.txt")
 	e.node("tab", "b.txt")
 }
 

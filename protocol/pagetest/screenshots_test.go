@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -24,7 +25,13 @@ var shotFiles = map[string]string{
 // and tabs, a change made by an agent while the person edits, and the merge
 // view. With EDITORD_SCREENSHOTS=DIR (make screenshots) it saves them there.
 func TestScreenshots(t *testing.T) {
-	e := newEnv(t, shotFiles, opts{rootName: "greeter"})
+	e := newEnv(t, shotFiles, opts{rootName: "greeter", setup: func(root string) {
+		git(t, root, "init", "-q", "-b", "main")
+		git(t, root, "add", "-A")
+		git(t, root, "commit", "-q", "-m", "initial")
+	}})
+	// Uncommitted work for the gutter and the Git panel.
+	e.write("src/main.go", strings.Replace(shotFiles["src/main.go"], "\tname := \"world\"\n", "\tname := \"world\"\n\tif len(os.Args) > 1 {\n\t\tname = os.Args[1]\n\t}\n", 1))
 	a := e.agent("claude-code")
 	a.call("editor_tree", map[string]any{"path": "src", "expand": []any{"src", "src/util"}, "max_depth": 1})
 	a.call("editor_open", map[string]any{"path": "README.md"})
@@ -61,6 +68,16 @@ func TestScreenshots(t *testing.T) {
 	e.key(kb.Escape)
 	e.gone("dialog", "Merge greeting.go")
 
+	e.key("f", input.ModifierCtrl, input.ModifierShift)
+	e.node("searchbox", "Search")
+	e.typeText("name")
+	e.waitJS(`document.querySelectorAll(".hit").length > 3`, "search results")
+	shot(e, "page-search.png")
+	e.key("g", input.ModifierCtrl, input.ModifierShift)
+	e.waitJS(`document.querySelectorAll(".git-file").length === 2`, "the changed files")
+	shot(e, "page-git.png")
+	e.key("e", input.ModifierCtrl, input.ModifierShift)
+
 	e.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
 	e.click("tab", "main.go")
 	e.waitEditor("func main()", "main.go")
@@ -80,6 +97,17 @@ func shot(e *env, name string) {
 		return chromedp.CaptureScreenshot(&buf).Do(ctx)
 	}))
 	if err := os.WriteFile(filepath.Join(dir, name), buf, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func shotTo(e *env, path string) {
+	e.t.Helper()
+	var buf []byte
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		return chromedp.CaptureScreenshot(&buf).Do(ctx)
+	}))
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
 		e.t.Fatal(err)
 	}
 }

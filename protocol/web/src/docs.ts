@@ -9,8 +9,9 @@ import { makeState, languageSlot } from "./editorstate";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
-import { fromDisk, toDisk, version } from "./text";
+import { fromDisk, toDisk } from "./text";
 import { clearDraft } from "./drafts";
+import { refreshHunks } from "./git";
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -81,7 +82,8 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     language: lang,
     hooks: { save: () => void save(app, tab) },
   });
-  m.changed("tabs", "editor", "banner");
+  m.changed("tabs", "editor", "banner", "cursor");
+  void refreshHunks(app, tab);
 }
 
 /** Saves the tab's text over the version its edits were made over. */
@@ -101,7 +103,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   const args: Record<string, unknown> = { path: tab.path, content };
   if (opts.force) args.force = true;
   else if (tab.over) args.expected_version = tab.over;
-  tab.saving = version(content);
+  tab.saving = true;
   m.changed("tabs");
   let r: SaveResult;
   try {
@@ -118,8 +120,14 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
     m.say(`Not saved: ${(e as Error).message}`);
     return "failed";
   } finally {
-    tab.saving = "";
+    tab.saving = false;
     m.changed("tabs");
+    // Events that came while the save was in flight: the echo of this save
+    // is recognized by its version now, the others are handled as usual.
+    const held = tab.heldEvents.splice(0);
+    queueMicrotask(() => held.forEach((ev) => void changed(app, ev).then((moved) => {
+      if (moved) return refreshHunks(app, tab);
+    })));
   }
   if (r.conflict) {
     await refreshDisk(app, tab);
@@ -133,6 +141,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   tab.closedElsewhere = false;
   m.say(`Saved ${tab.path}`);
   m.changed("tabs", "banner");
+  void refreshHunks(app, tab);
   if (!tab.dirty) await clearDraft(app, tab);
   return "saved";
 }
@@ -182,27 +191,32 @@ export function replaceDoc(app: App, tab: Tab, text: Text, addToHistory = false)
 const noHistory = Transaction.addToHistory;
 
 /** A change event from the journal: a clean tab follows it in place; a
- * tab with unsaved edits keeps them and says who changed the file. */
-export async function changed(app: App, ev: ChangeEvent): Promise<void> {
+ * tab with unsaved edits keeps them and says who changed the file. Reports
+ * whether the tab's view of the disk changed (its gutter wants a refresh). */
+export async function changed(app: App, ev: ChangeEvent): Promise<boolean> {
   const m = app.model;
-  if (ev.root !== m.root) return;
+  if (ev.root !== m.root) return false;
   if (ev.kind === "moved" && ev.from) {
     renameTab(app, ev.from, ev.path);
-    return;
+    return false;
   }
   const tab = m.tabs.get(ev.path);
-  if (!tab || !tab.loaded || tab.readOnly) return;
+  if (!tab || !tab.loaded || tab.readOnly) return false;
+  if (tab.saving) {
+    tab.heldEvents.push(ev);
+    return false;
+  }
   if (ev.kind === "deleted") {
     tab.remote = { kind: "deleted", by: ev.by ?? ev.cause, cause: ev.cause };
     tab.over = "";
     m.changed("banner", "tabs");
-    return;
+    return false;
   }
   // The echo of a save of ours, or a version the tab already holds.
-  if (ev.version && (ev.version === tab.disk?.version || ev.version === tab.saving)) return;
+  if (ev.version && ev.version === tab.disk?.version) return false;
   const wasDirty = tab.dirty;
   const before = tab.disk?.text;
-  if (!(await refreshDisk(app, tab))) return;
+  if (!(await refreshDisk(app, tab))) return false;
   if (!wasDirty && tab.state && before && tab.state.doc.eq(before)) {
     replaceDoc(app, tab, tab.disk!.text);
     tab.over = tab.disk!.version;
@@ -216,6 +230,7 @@ export async function changed(app: App, ev: ChangeEvent): Promise<void> {
     tab.remote = { kind: ev.kind === "created" ? "created" : "modified", by: ev.by ?? ev.cause, cause: ev.cause };
   }
   m.changed("tabs", "banner", "editor");
+  return true;
 }
 
 function renameTab(app: App, from: string, to: string): void {
@@ -243,6 +258,7 @@ export async function takeTheirs(app: App, tab: Tab): Promise<void> {
   tab.over = tab.disk.version;
   tab.remote = null;
   app.model.changed("tabs", "banner");
+  void refreshHunks(app, tab);
   await clearDraft(app, tab);
 }
 
@@ -252,6 +268,7 @@ export function keepMine(app: App, tab: Tab): void {
   if (tab.disk) tab.over = tab.disk.version;
   tab.remote = null;
   app.model.changed("tabs", "banner");
+  void refreshHunks(app, tab);
 }
 
 /** The merge view's result: the merged text becomes the tab's and is

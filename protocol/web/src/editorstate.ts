@@ -13,6 +13,7 @@ import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { highlight } from "./highlight";
 import { theme } from "./theme";
+import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
 
 export const languageSlot = new Compartment();
@@ -20,6 +21,7 @@ export const languageSlot = new Compartment();
 /** CodeMirror's basic setup without completion and lint, which this page
  * has nothing to feed. */
 const setup: Extension = [
+  gitGutter,
   lineNumbers(),
   highlightActiveLineGutter(),
   highlightSpecialChars(),

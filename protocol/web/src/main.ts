@@ -17,6 +17,14 @@ import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
 import { tabsView } from "./views/tabs";
 import { treeView } from "./views/tree";
+import { activityPanel } from "./views/activitypanel";
+import { gitPanel } from "./views/gitpanel";
+import { showHelp } from "./views/help";
+import { openPalette } from "./views/palette";
+import { searchPanel } from "./views/searchpanel";
+import { show, sideView } from "./views/side";
+import { addActivity, seedActivity } from "./activity";
+import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -62,7 +70,14 @@ function start(): void {
         relistParent(app, ev.path);
         if (ev.from) relistParent(app, ev.from);
       }
-      void changed(app, ev).catch((e) => model.say(String(e.message ?? e)));
+      addActivity(app, ev);
+      refreshGitSoon(app);
+      void changed(app, ev)
+        .then((moved) => {
+          const tab = model.tabs.get(ev.path);
+          if (moved && tab?.loaded) return refreshHunks(app, tab);
+        })
+        .catch((e) => model.say(String(e.message ?? e)));
     },
     workspaceUpdated() {
       void resync(app).catch(() => {});
@@ -70,6 +85,8 @@ function start(): void {
     reconnected() {
       model.children.clear();
       void resync(app).then(() => list(app, "")).catch(() => {});
+      void seedActivity(app);
+      refreshGitSoon(app);
     },
   });
   const editor = new EditorHost(pane, model, {
@@ -78,7 +95,10 @@ function start(): void {
         scheduleDraft(app, tab);
         model.changed("tabs");
       }
-      if (docChanged || selectionChanged) scheduleFocus(app);
+      if (docChanged || selectionChanged) {
+        scheduleFocus(app);
+        model.changed("cursor");
+      }
     },
   });
   Object.assign(app, {
@@ -89,7 +109,11 @@ function start(): void {
     touched: () => scheduleFocus(app),
   } satisfies App);
   dialogs.app = app;
-  treeView(side, app);
+  const panels = sideView(side, app);
+  treeView(panels.files, app);
+  searchPanel(panels.search, app);
+  gitPanel(panels.git, app);
+  activityPanel(panels.activity, app);
   tabsView(tabs, app);
   bannerView(banners, app);
   statusView(main, app);
@@ -97,15 +121,29 @@ function start(): void {
     document.title = `${model.activeTab ? model.activeTab.name + " — " : ""}${model.root.split("/").pop() || "editord"}`;
   });
   document.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "s") {
+    const mod = ev.ctrlKey || ev.metaKey;
+    const k = ev.key.toLowerCase();
+    const target = ev.target as HTMLElement;
+    if (mod && !ev.shiftKey && k === "s") {
       ev.preventDefault();
       const tab = model.activeTab;
-      if (tab && !(ev.target as HTMLElement).closest?.(".cm-editor")) void save(app, tab);
+      if (tab && !target.closest?.(".cm-editor")) void save(app, tab);
+    } else if (mod && !ev.shiftKey && k === "p") {
+      ev.preventDefault();
+      openPalette(app);
+    } else if (mod && ev.shiftKey && ["e", "f", "g", "y"].includes(k)) {
+      ev.preventDefault();
+      show(app, ({ e: "files", f: "search", g: "git", y: "activity" } as const)[k as "e" | "f" | "g" | "y"]);
+    } else if (ev.key === "?" && !mod && !target.closest?.("input, textarea, .cm-editor, [role=dialog]")) {
+      ev.preventDefault();
+      showHelp(app);
     }
   });
   addEventListener("pagehide", () => flushDrafts(app));
   void resync(app)
     .then(() => {
+      void seedActivity(app);
+      void refreshGit(app);
       const t = model.activeTab;
       if (t) return load(app, t);
     })

@@ -19,6 +19,8 @@ export interface ChangeEvent {
   version?: string;
   added: number;
   removed: number;
+  patch?: string;
+  truncated?: boolean;
 }
 
 /** A refusal from a tool: CONTRACT §1's {code, message, path}. */

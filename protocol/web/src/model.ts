@@ -6,8 +6,9 @@
 // tab last looked, and the notices a person has to act on.
 
 import type { EditorState, Text } from "@codemirror/state";
-import type { LinkState } from "./mcp";
+import type { ChangeEvent, LinkState } from "./mcp";
 import type { EOL } from "./text";
+import type { GitStatus } from "./git";
 
 export interface BufferRec {
   path: string;
@@ -56,8 +57,9 @@ export class Tab {
   closedElsewhere = false;
   /** This page keeps a draft of the tab in the record. */
   heldDraft = false;
-  /** While a save is in flight, the version of what it sends. */
-  saving = "";
+  /** A save is in flight; change events for the file wait for its answer. */
+  saving = false;
+  heldEvents: ChangeEvent[] = [];
 
   private memo: { doc: Text | null; disk: Text | null; dirty: boolean } = { doc: null, disk: null, dirty: false };
 
@@ -87,12 +89,16 @@ export class Tab {
   }
 }
 
-export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog";
+export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog" | "side" | "cursor" | "git" | "activity";
+
+export type SideView = "files" | "search" | "git" | "activity";
 
 export interface Status {
   link: LinkState;
   detail?: string;
   message?: string;
+  /** Counts messages, so the same words said twice are shown twice. */
+  said?: number;
 }
 
 export class Model {
@@ -104,6 +110,15 @@ export class Model {
   /** Listed folders: "" is the root. */
   children = new Map<string, Entry[]>();
   selected: string | null = null;
+  side: SideView = "files";
+  /** The repository's status; null outside one (gitError says why). */
+  git: GitStatus | null = null;
+  gitError: string | null = null;
+  /** The git action running now, and the last one's outcome. */
+  gitBusy: string | null = null;
+  gitSummary: { text: string; error: boolean } | null = null;
+  /** The change journal, newest first, as far back as this page has seen. */
+  activity: ChangeEvent[] = [];
   status: Status = { link: "connecting" };
   /** Files larger than this open read-only (learned from truncated opens). */
   private listeners = new Map<Aspect, Set<() => void>>();
@@ -138,7 +153,7 @@ export class Model {
   }
 
   say(message: string): void {
-    this.status = { ...this.status, message };
+    this.status = { ...this.status, message, said: (this.status.said ?? 0) + 1 };
     this.changed("status");
   }
 }

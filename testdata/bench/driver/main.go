@@ -42,13 +42,12 @@ var (
 )
 
 // The ignore rules editord applies (CONTRACT.md §2, §6), spelled for rg.
-// --max-filesize mirrors limits.max_file_bytes: search skips larger files.
+// Files of any size are searched by both (issue 12).
 var rgBase = []string{
 	"--no-config", "--line-number", "--no-heading", "--hidden", "--color", "never",
 	"-g", "!.git", "-g", "!node_modules", "-g", "!target", "-g", "!dist", "-g", "!build",
 	"-g", "!.venv", "-g", "!__pycache__",
 	"-g", "!.env", "-g", "!.env.*", "-g", "!*.pem", "-g", "!*.key", "-g", "!**/secrets/**",
-	"--max-filesize", "2000000",
 }
 
 func main() {
@@ -92,6 +91,7 @@ func main() {
 		{"io", benchIO},
 		{"memory", benchMemory},
 		{"changes", benchChanges},
+		{"scale", benchScale},
 		{"history", benchHistory},
 	}
 	for _, g := range groups {

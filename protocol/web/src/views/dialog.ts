@@ -16,13 +16,15 @@ export class Dialogs {
   constructor(private host: HTMLElement) {}
 
   /** Shows a dialog; returns its close function. */
-  open(title: string, body: (Node | string)[], buttons: HTMLElement[], opts: { wide?: boolean; onCancel?: () => void } = {}): () => void {
+  open(title: string, body: (Node | string)[], buttons: HTMLElement[], opts: { wide?: boolean; palette?: boolean; onCancel?: () => void } = {}): () => void {
     this.current?.close();
     const id = `dialog-title-${++seq}`;
     const back = document.activeElement as HTMLElement | null;
-    const dlg = h("div", { role: "dialog", "aria-modal": "true", "aria-labelledby": id, class: `dialog ${opts.wide ? "wide" : ""}` },
+    const dlg = h("div", { role: "dialog", "aria-modal": "true", "aria-labelledby": id, class: `dialog ${opts.wide ? "wide" : ""} ${opts.palette ? "palette" : ""}` },
       h("h2", { id }, title), h("div", { class: "body" }, ...body), h("div", { class: "buttons" }, ...buttons));
-    const veil = h("div", { class: "veil" }, dlg);
+    const veil = h("div", { class: `veil ${opts.palette ? "top" : ""}` }, dlg);
+    // A click outside a palette closes it.
+    if (opts.palette) veil.addEventListener("mousedown", (ev) => ev.target === veil && close());
     let closed = false;
     const close = () => {
       if (closed) return;

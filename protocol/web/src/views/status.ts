@@ -9,23 +9,39 @@ const linkText = { connecting: "connecting…", online: "connected", offline: "r
 export function statusView(parent: HTMLElement, app: App): void {
   const m = app.model;
   const root = h("span", { class: "root" });
-  const file = h("span", { class: "file" });
+  const branch = h("span", { class: "branch", title: "Git branch" });
   const msg = h("span", { class: "msg", role: "status", "aria-live": "polite" });
+  const cursor = h("span", { class: "cursor", title: "Cursor: line and column" });
+  const file = h("span", { class: "file" });
   const link = h("span", { class: "link" });
-  parent.append(h("footer", { class: "status" }, root, msg, file, link));
-  let shown = "";
+  parent.append(h("footer", { class: "status" }, root, branch, msg, cursor, file, link));
+  let shown = -1;
+  function renderCursor(): void {
+    const st = m.activeTab?.state;
+    if (!st) {
+      cursor.textContent = "";
+      return;
+    }
+    const head = st.selection.main.head;
+    const line = st.doc.lineAt(head);
+    cursor.textContent = `Ln ${line.number}, Col ${head - line.from + 1}`;
+  }
   function render(): void {
     root.textContent = m.root;
+    branch.textContent = m.git ? `⎇ ${m.git.branch ?? "detached"}${m.git.upstream ? ` ↑${m.git.ahead} ↓${m.git.behind}` : ""}` : "";
+    renderCursor();
     const tab = m.activeTab;
     file.textContent = tab?.loaded ? `${tab.eol === "crlf" ? "CRLF" : tab.eol === "mixed" ? "mixed EOL" : "LF"} · ${tab.language}` : "";
     link.textContent = linkText[m.status.link];
     link.className = `link ${m.status.link}`;
     link.title = m.status.detail ?? "";
-    if (m.status.message !== undefined && m.status.message !== shown) {
-      shown = m.status.message;
-      msg.textContent = shown;
+    if (m.status.message !== undefined && m.status.said !== shown) {
+      shown = m.status.said ?? 0;
+      msg.textContent = m.status.message;
     }
   }
   m.on("status", render);
   m.on("tabs", render);
+  m.on("git", render);
+  m.on("cursor", renderCursor);
 }

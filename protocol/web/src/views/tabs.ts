@@ -5,12 +5,14 @@ import type { App } from "../app";
 import { clear, h } from "../dom";
 import { activate, closeTab } from "../docs";
 import type { Tab } from "../model";
+import { recentlyByAgents } from "../activity";
 
-function stateOf(tab: Tab): { cls: string; mark: string; why: string } {
+function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; why: string } {
   if (tab.closedElsewhere) return { cls: "detached", mark: "●", why: "closed elsewhere; unsaved edits kept here" };
   if (tab.remote) return { cls: "dirty remote", mark: "●", why: "changed on disk while you edit" };
   if (tab.dirty) return { cls: "dirty", mark: "●", why: "unsaved edits" };
   if (tab.dirtyElsewhere) return { cls: "elsewhere", mark: "◌", why: "unsaved edits in another editor" };
+  if (recent.has(tab.path)) return { cls: "recent", mark: "◆", why: "changed by an agent in the last minute" };
   if (tab.readOnly) return { cls: "readonly", mark: "", why: "read-only" };
   return { cls: "", mark: "", why: "" };
 }
@@ -24,9 +26,10 @@ export function tabsView(parent: HTMLElement, app: App): void {
   function render(): void {
     // Typing changes a tab's dirty state at most; rebuild only when what
     // the tabs show changed.
+    const recent = recentlyByAgents(app);
     const key = JSON.stringify([m.active, m.order.map((p) => {
       const tab = m.tabs.get(p);
-      return tab ? [p, stateOf(tab).cls] : p;
+      return tab ? [p, stateOf(tab, recent).cls] : p;
     })]);
     if (key === shown) return;
     shown = key;
@@ -36,7 +39,7 @@ export function tabsView(parent: HTMLElement, app: App): void {
       const tab = m.tabs.get(path);
       if (!tab) return;
       const on = m.active === path;
-      const st = stateOf(tab);
+      const st = stateOf(tab, recent);
       const el = h(
         "div",
         {
@@ -59,6 +62,8 @@ export function tabsView(parent: HTMLElement, app: App): void {
     if (hadFocus) list.querySelector<HTMLElement>('[role=tab][aria-selected="true"]')?.focus();
   }
   m.on("tabs", render);
+  // "In the last minute" runs out without an event.
+  setInterval(() => m.changed("tabs"), 10_000);
 
   list.addEventListener("keydown", (ev) => {
     const tabs = [...list.querySelectorAll<HTMLElement>("[role=tab]")];

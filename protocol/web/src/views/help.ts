@@ -1,0 +1,25 @@
+// The keyboard shortcuts (? shows them).
+
+import type { App } from "../app";
+import { h } from "../dom";
+
+export const keys: [string, string][] = [
+  ["Ctrl/Cmd+P", "Go to file"],
+  ["Ctrl/Cmd+S", "Save (guarded by the version you opened)"],
+  ["Ctrl/Cmd+F", "Find and replace in the file"],
+  ["Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z", "Undo, redo"],
+  ["Ctrl/Cmd+Shift+E", "Files"],
+  ["Ctrl/Cmd+Shift+F", "Search across files"],
+  ["Ctrl/Cmd+Shift+G", "Git"],
+  ["Ctrl/Cmd+Shift+Y", "Activity"],
+  ["Arrows, Enter, F2, Delete", "Move, open, rename, delete in the tree"],
+  ["Arrows, Delete", "Move between, close tabs"],
+  ["?", "This list"],
+];
+
+export function showHelp(app: App): void {
+  const done = h("button", { type: "button", class: "primary", onclick: () => close() }, "Close");
+  const close = app.dialogs.open("Keyboard shortcuts", [
+    h("table", { class: "keys" }, h("tbody", {}, ...keys.map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
+  ], [done]);
+}

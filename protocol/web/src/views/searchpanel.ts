@@ -1,0 +1,179 @@
+// The Search panel (Ctrl/Cmd-Shift-F): editor_search with its options,
+// results grouped by file with the matches marked; a click opens the file
+// at the line. Replace across files shows every change as a diff first,
+// then writes each file with editor_save guarded by the version read for
+// the preview: a file changed since is reported, never overwritten.
+
+import { EditorSelection } from "@codemirror/state";
+import type { App, OpenResult, SaveResult } from "../app";
+import { clear, h } from "../dom";
+import { load, openFile } from "../docs";
+import { byteToIndex, marked } from "./palette";
+
+interface Hit {
+  line: number;
+  column: number;
+  text: string;
+  ranges: [number, number][];
+}
+
+interface SearchResult {
+  files: { path: string; hits: Hit[] }[];
+  total: number;
+  files_scanned: number;
+  truncated: boolean;
+}
+
+const globs = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
+
+export function searchPanel(parent: HTMLElement, app: App): void {
+  const m = app.model;
+  const pattern = h("input", { type: "search", "aria-label": "Search", placeholder: "Search", "data-autofocus": true, spellcheck: "false" });
+  const regex = h("input", { type: "checkbox" });
+  const matchCase = h("input", { type: "checkbox" });
+  const word = h("input", { type: "checkbox" });
+  const include = h("input", { type: "text", "aria-label": "Files to include", placeholder: "include, e.g. *.go, src/**", spellcheck: "false" });
+  const exclude = h("input", { type: "text", "aria-label": "Files to exclude", placeholder: "exclude, e.g. *_test.go", spellcheck: "false" });
+  const replace = h("input", { type: "text", "aria-label": "Replace", placeholder: "Replace with", spellcheck: "false" });
+  const preview = h("button", { type: "button", onclick: () => void previewReplace() }, "Replace all…");
+  const summary = h("p", { class: "panel-note", role: "status" });
+  const results = h("div", { class: "search-results" });
+  const box = (el: HTMLInputElement, label: string) => h("label", { class: "check" }, el, label);
+  parent.append(
+    h("h2", { class: "panel-title" }, "Search"),
+    h("div", { class: "search-form" }, pattern, h("div", { class: "search-opts" }, box(regex, "Regex"), box(matchCase, "Match case"), box(word, "Whole word")),
+      include, exclude, h("div", { class: "search-replace" }, replace, preview)),
+    summary, results,
+  );
+
+  let seq = 0;
+  let last: SearchResult | null = null;
+  const args = () => ({
+    pattern: pattern.value, literal: !regex.checked, ignore_case: !matchCase.checked, whole_word: word.checked,
+    include_glob: globs(include.value), exclude_glob: globs(exclude.value),
+  });
+
+  async function run(): Promise<void> {
+    const mine = ++seq;
+    if (!pattern.value) {
+      clear(results);
+      summary.textContent = "";
+      last = null;
+      return;
+    }
+    summary.textContent = "Searching…";
+    try {
+      const r = await app.link.call<SearchResult>("editor_search", args());
+      if (mine !== seq) return;
+      last = r;
+      render(r);
+    } catch (e) {
+      if (mine === seq) summary.textContent = (e as Error).message;
+    }
+  }
+
+  function render(r: SearchResult): void {
+    clear(results);
+    const files = r.files.length;
+    summary.textContent = r.total
+      ? `${r.total} ${r.total === 1 ? "match" : "matches"} in ${files} ${files === 1 ? "file" : "files"}${r.truncated ? " (more not shown: narrow the search)" : ""}`
+      : `No matches in ${r.files_scanned} files.`;
+    for (const f of r.files) {
+      const list = h("ul", { class: "hits" });
+      for (const hit of f.hits) {
+        const at = new Set<number>();
+        for (const [a, b] of hit.ranges) {
+          const bytes = [];
+          for (let i = a; i < b; i++) bytes.push(i);
+          for (const i of byteToIndex(hit.text, bytes)) at.add(i);
+        }
+        // Leading indentation is dropped from the line shown, marks moved along.
+        const lead = hit.text.length - hit.text.trimStart().length;
+        const shifted = new Set([...at].map((i) => i - lead).filter((i) => i >= 0));
+        list.append(h("li", {}, h("button", {
+          type: "button", class: "hit", title: `${f.path}:${hit.line}:${hit.column}`,
+          onclick: () => void goTo(f.path, hit).catch((e) => m.say(String(e.message ?? e))),
+        }, h("span", { class: "ln" }, `${hit.line}`), h("span", { class: "tx" }, ...marked(hit.text.slice(lead), shifted)))));
+      }
+      results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, f.path, h("span", { class: "count" }, ` ${f.hits.length}`)), list));
+    }
+  }
+
+  async function goTo(path: string, hit: Hit): Promise<void> {
+    await openFile(app, path);
+    const tab = m.tabs.get(path);
+    if (!tab) return;
+    await load(app, tab);
+    if (!tab.state) return;
+    const line = tab.state.doc.line(Math.min(hit.line, tab.state.doc.lines));
+    const [col] = [...byteToIndex(line.text, [hit.column - 1])];
+    const pos = line.from + (col ?? 0);
+    app.editor.apply(tab, { selection: EditorSelection.cursor(pos), scrollIntoView: true });
+    app.editor.focus();
+  }
+
+  /** The new text of a file with every match replaced, as editor_search
+   * would match it (RE2 and JavaScript agree on ordinary patterns). */
+  function replaced(text: string): string {
+    const a = args();
+    let src = a.literal ? a.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : a.pattern;
+    if (a.whole_word) src = `\\b(?:${src})\\b`;
+    const re = new RegExp(src, `g${a.ignore_case ? "i" : ""}m`);
+    return a.literal ? text.replace(re, () => replace.value) : text.replace(re, replace.value);
+  }
+
+  async function previewReplace(): Promise<void> {
+    if (!last || !last.files.length) {
+      m.say("Search first: replace works on the files the search found.");
+      return;
+    }
+    const plans: { path: string; version: string; after: string; patch: string }[] = [];
+    for (const f of last.files) {
+      const r = await app.link.call<OpenResult>("editor_open", { path: f.path, tab: false });
+      if (r.truncated) continue;
+      const after = replaced(r.content);
+      if (after === r.content) continue;
+      const d = await app.link.call<{ patch: string }>("editor_diff", { before: r.content, after, path: f.path });
+      plans.push({ path: f.path, version: r.version, after, patch: d.patch });
+    }
+    if (!plans.length) {
+      m.say("Nothing to replace.");
+      return;
+    }
+    const apply = h("button", { type: "button", class: "primary", onclick: () => void applyAll() }, `Replace in ${plans.length} ${plans.length === 1 ? "file" : "files"}`);
+    const cancel = h("button", { type: "button", onclick: () => close() }, "Cancel");
+    const close = app.dialogs.open("Replace across files", [
+      h("p", {}, "Each file is written only if it is still the version shown here."),
+      h("div", { class: "patches" }, ...plans.map((p) => h("section", { "aria-label": p.path }, h("h3", {}, p.path), h("pre", { class: "patch" }, p.patch)))),
+    ], [apply, cancel], { wide: true });
+
+    async function applyAll(): Promise<void> {
+      close();
+      const refused: string[] = [];
+      let written = 0;
+      for (const p of plans) {
+        try {
+          const r = await app.link.call<SaveResult>("editor_save", { path: p.path, content: p.after, expected_version: p.version });
+          if (r.conflict) refused.push(p.path);
+          else written++;
+        } catch {
+          refused.push(p.path);
+        }
+      }
+      const said = `Replaced in ${written} ${written === 1 ? "file" : "files"}.` +
+        (refused.length ? ` Not written, changed since the search: ${refused.join(", ")}.` : "");
+      await run();
+      summary.textContent = said;
+    }
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), 200);
+  };
+  pattern.addEventListener("input", soon);
+  pattern.addEventListener("keydown", (ev) => ev.key === "Enter" && (ev.preventDefault(), void run()));
+  for (const el of [regex, matchCase, word]) el.addEventListener("change", () => void run());
+  for (const el of [include, exclude]) el.addEventListener("change", () => void run());
+}
