@@ -40,7 +40,7 @@ type GitStatusResponse struct {
 
 type GitHunksRequest struct {
 	Path         string `json:"path" desc:"File, root-relative or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index to file; index: HEAD to index; head: HEAD to file; upstream or rev: that commit to file."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file."`
 	Rev          string `json:"rev,omitempty" desc:"against rev: the revision."`
 	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
 }
@@ -75,12 +75,12 @@ func init() {
 			"Outside a repository: not_a_repository.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"One file's changes as a patch and line ranges, against worktree (unstaged), index (staged), head (not committed), upstream or a revision. "+
-			"An untracked file gives untracked: true.",
+		"One file's changes (patch and line ranges) against worktree, index, head, upstream or a revision; "+
+			"context_lines 0 by default. An untracked file gives untracked: true.",
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"A file's content at a revision (HEAD, main~3, stash@{0}^3, HEAD@{2}, a SHA; \":\" staged, \":1\"-\":3\" a conflict's sides). "+
-			"exists: false when the file is absent there; an unknown revision is invalid_argument.",
+		"A file's content at a revision (HEAD, main~3, stash@{0}^3, HEAD@{2}; \":\" staged, \":1\"-\":3\" a conflict's sides); "+
+			"exists: false when absent there.",
 		readOnly, (*Service).GitShow)
 }
 

@@ -8,7 +8,7 @@ import (
 
 type GitBlameRequest struct {
 	Path  string `json:"path" desc:"File, root-relative."`
-	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"Revision to blame (default HEAD)."`
+	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"Revision (default HEAD)."`
 	Start *int   `json:"start,omitempty" default:"1" desc:"First line, 1-based."`
 	End   *int   `json:"end,omitempty" desc:"Last line (default start+199)."`
 }
@@ -32,7 +32,7 @@ type GitBlameResponse struct {
 
 func init() {
 	define("editor::git::blame",
-		"git blame for a range of lines: per line the commit that last changed it, author, date, subject and text; follows renames.",
+		"git blame of a line range: per line the commit, author, date, subject and text; follows renames.",
 		readOnly, (*Service).GitBlame)
 }
 

@@ -35,8 +35,7 @@ type GitBranchResponse struct {
 
 func init() {
 	define("editor::git::branch",
-		"Branches: list (with upstream, ahead/behind), create at rev, switch (refused when git switch refuses; open buffers follow), "+
-			"delete (an unmerged one only with force).",
+		"Branches: list (upstream, ahead/behind), create at rev, switch (refused when git switch refuses; buffers follow), delete (unmerged only with force).",
 		destructive, (*Service).GitBranch)
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 type GitLogRequest struct {
-	Path   string `json:"path,omitempty" desc:"Only commits changing this file, followed through renames."`
+	Path   string `json:"path,omitempty" desc:"One file's history, through renames."`
 	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"Where history starts."`
 	Limit  *int   `json:"limit,omitempty" default:"50" desc:"Commits per page (max 10000)."`
 	Cursor *int   `json:"cursor,omitempty" default:"0" desc:"next_cursor of the previous page."`
@@ -33,8 +33,7 @@ type GitLogResponse struct {
 
 func init() {
 	define("editor::git::log",
-		"History as git log --numstat: sha, parents, author, date, subject, lines added/removed; "+
-			"with path, one file's, through renames. Paged.",
+		"git log --numstat, paged: sha, parents, author, date, subject, +/- lines; with path, one file's through renames.",
 		readOnly, (*Service).GitLog)
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 type GitMergeRequest struct {
-	Action  string `json:"action,omitempty" enum:"merge,abort,continue" default:"merge" desc:"merge rev, abort a merge in progress, or continue (commit it once fixed)."`
+	Action  string `json:"action,omitempty" enum:"merge,abort,continue" default:"merge" desc:"merge rev, or abort or continue one in progress."`
 	Rev     string `json:"rev,omitempty" desc:"merge: the branch, tag or commit."`
 	Message string `json:"message,omitempty" desc:"The merge commit's message (default git's)."`
 }
@@ -23,8 +23,7 @@ type GitMergeResponse struct {
 
 func init() {
 	define("editor::git::merge",
-		"git merge: a fast-forward, a merge commit, or conflicts left as git leaves them (markers, MERGE_HEAD); "+
-			"abort or continue a merge in progress.",
+		"git merge of rev: a fast-forward, a merge commit, or conflicts left as git leaves them; abort or continue one.",
 		destructive, (*Service).GitMerge)
 }
 

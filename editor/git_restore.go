@@ -9,7 +9,7 @@ import (
 type GitRestoreRequest struct {
 	Path            string  `json:"path" desc:"File, root-relative."`
 	Rev             string  `json:"rev,omitempty" default:":" desc:"Source: \":\" the staged version (default) or a revision."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The file's version from editor::open; else a conflict."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The file's version (editor::open)."`
 	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite without a guard."`
 }
 
@@ -27,7 +27,7 @@ type GitRestoreResponse struct {
 
 func init() {
 	define("editor::git::restore",
-		"git restore: a file's content from the index or a revision written to the worktree, guarded like editor::save (expected_version).",
+		"git restore: a file from the index or a revision into the worktree, guarded like editor::save.",
 		destructive, (*Service).GitRestore)
 }
 

@@ -16,8 +16,8 @@ import (
 
 type GitCommitRequest struct {
 	Message  string   `json:"message" desc:"Commit message; may be empty only to finish a merge."`
-	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default true); false commits what is staged."`
-	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders (like git commit -- paths)."`
+	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default)."`
+	Paths    []string `json:"paths,omitempty" desc:"Commit just these files or folders."`
 }
 
 type GitCommitResponse struct {
@@ -35,8 +35,8 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit: stages every change first (git add -A) unless stage_all is false; with paths, just those. "+
-			"Finishes a merge once its markers are fixed. Needs user.name/user.email. Nothing to commit gives committed: false.",
+		"Commit, staging every change first (stage_all) or just paths; finishes a merge once its markers are fixed. "+
+			"Nothing to commit gives committed: false.",
 		destructive, (*Service).GitCommit)
 	define("editor::git::undo-commit",
 		"Undo the last commit like git reset --soft HEAD~1: its changes stay staged. "+
@@ -134,9 +134,9 @@ func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) 
 
 type GitStashRequest struct {
 	Action           string   `json:"action" enum:"push,pop,apply,drop,list,show" desc:"push, pop, apply, drop, list or show."`
-	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"stash@{n} (default stash@{0})."`
+	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"stash@{n} (default 0)."`
 	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push: untracked files too (-u)."`
-	Message          string   `json:"message,omitempty" desc:"push: the stash's description."`
+	Message          string   `json:"message,omitempty" desc:"push: description."`
 	Paths            []string `json:"paths,omitempty" desc:"push: only these paths."`
 }
 
@@ -160,8 +160,8 @@ type GitStashResponse struct {
 
 func init() {
 	define("editor::git::stash",
-		"git stash, in git's format: push (optionally paths); pop/apply merge a stash into changed files as git does "+
-			"(on conflict it is kept, files get markers); drop; list; show (a patch).",
+		"git stash in git's format: push (paths optional); pop/apply merge into changed files (on conflict the stash is kept, files get markers); "+
+			"drop; list; show.",
 		destructive, (*Service).GitStash)
 }
 
@@ -308,7 +308,7 @@ func (g *gitEventSink) refreshBuffers() {
 
 type GitSyncRequest struct {
 	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch, pull or push."`
-	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull: ff-only, or merge a diverged branch (rebase unsupported)."`
+	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull: ff-only or merge (rebase unsupported)."`
 }
 
 type GitSyncResponse struct {
@@ -323,8 +323,8 @@ type GitSyncResponse struct {
 
 func init() {
 	define("editor::git::sync",
-		"fetch, pull (fast-forward, or mode merge) or push the current branch; credentials from where git finds them; "+
-			"progress when asked. A silent remote ends at git_timeout_ms: ok false, stale true.",
+		"fetch, pull (fast-forward, or mode merge) or push the current branch, with git's credentials; progress when asked. "+
+			"A silent remote ends at git_timeout_ms: ok false, stale true.",
 		openWorld, (*Service).GitSync)
 }
 

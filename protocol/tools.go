@@ -43,11 +43,13 @@ func Tool(f *editor.Function) mcp.Tool {
 // handler adapts a catalog function to an MCP tool handler.
 func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = withProgress(ctx, req) // calls with _meta come this way, not the stdio fast path
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
 		}
+		// Calls with _meta (a progressToken) come this way, not the stdio
+		// fast path (stdio.go).
+		ctx = withProgress(ctx, req)
 		return toolResult(ctx, svc, f, cs, args), nil
 	}
 }
