@@ -278,7 +278,7 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
 func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
-	return s.writeAs(ctx, root, l, cur, content, create, "editor::save", nil)
+	return s.writeAs(ctx, root, l, cur, content, create, causeOf(ctx, "editor::save"), nil)
 }
 
 // writeAs is write for the function cause; ev, when not nil, is the change

@@ -50,6 +50,10 @@ type Repo struct {
 	packsOnce sync.Once // packs, listed on first object read (rawobject.go)
 	packsMu   sync.Mutex
 	packs     []*pack
+
+	memTrees  map[plumbing.Hash][]byte // trees built in memory, not stored (holdTrees)
+	bases     *lru[baseKey, baseObj]   // delta bases inflated by this call (rawobject.go)
+	basesOnce sync.Once
 }
 
 // ErrNotRepository is wrapped by the not_a_repository error Open returns.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,6 +47,9 @@ func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHa
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
 		}
+		// Calls with _meta (a progressToken) come this way, not the stdio
+		// fast path (stdio.go).
+		ctx = withProgress(ctx, req)
 		return toolResult(ctx, svc, f, cs, args), nil
 	}
 }
@@ -126,4 +130,36 @@ func AsError(err error) *shell.Error {
 		return &shell.Error{Code: shell.CodeTimeout, Message: "the call ran out of time"}
 	}
 	return &shell.Error{Code: shell.CodeInternal, Message: err.Error()}
+}
+
+// withProgress passes a reporter to the function when the caller asked for
+// progress (a progressToken in _meta): each report becomes a
+// notifications/progress for that caller, with progress increasing.
+func withProgress(ctx context.Context, req mcp.CallToolRequest) context.Context {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return ctx
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return ctx
+	}
+	token := req.Params.Meta.ProgressToken
+	var mu sync.Mutex
+	last := -1.0
+	return editor.WithProgress(ctx, func(done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done <= last {
+			done = last + 0.001 // progress must increase
+		}
+		last = done
+		params := map[string]any{"progressToken": token, "progress": done}
+		if total > 0 {
+			params["total"] = total
+		}
+		if message != "" {
+			params["message"] = message
+		}
+		srv.SendNotificationToClient(ctx, "notifications/progress", params)
+	})
 }

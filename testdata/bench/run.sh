@@ -11,7 +11,7 @@
 # later runs. Delete the folder to rebuild it. Other knobs:
 #   BENCH_BIN=PATH        the binary under test (default bin/editord)
 #   BENCH_RUNS=N          runs per slow measurement (default 5, minimum 5)
-#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale
+#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
 #   BENCH_FIND3, BENCH_FIND_BASENAME, BENCH_FIND_PATH           find queries
 # Functions the binary does not serve yet are reported as n/a; rerun later.

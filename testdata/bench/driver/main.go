@@ -92,6 +92,7 @@ func main() {
 		{"memory", benchMemory},
 		{"changes", benchChanges},
 		{"scale", benchScale},
+		{"history", benchHistory},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
@@ -226,7 +227,7 @@ func esc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // watched are the functions this harness measures.
 var watched = []string{
-	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks",
+	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks", "editor::git::log", "editor::git::blame",
 	"editor::open", "editor::save", "editor::diff", "editor::workspace::get", "editor::changes",
 }
 
@@ -281,11 +282,16 @@ func newStateDir() string {
 
 // startServer runs `editord serve --root CORPUS --state-dir STATE [extra...]`.
 func startServer(state string, extra ...string) *server {
+	return startServerAt(*corpus, state, extra...)
+}
+
+// startServerAt is startServer on another root.
+func startServerAt(root, state string, extra ...string) *server {
 	if state == "" {
 		state = newStateDir()
 	}
 	s := &server{state: state}
-	args := append([]string{"serve", "--root", *corpus, "--state-dir", state}, extra...)
+	args := append([]string{"serve", "--root", root, "--state-dir", state}, extra...)
 	xdg := filepath.Join(tmpBase, "xdg")
 	os.MkdirAll(filepath.Join(xdg, "config"), 0o755)
 	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(xdg, "config"), "XDG_STATE_HOME=" + filepath.Join(xdg, "state")}
