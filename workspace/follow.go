@@ -111,9 +111,6 @@ func (f *Follower) readOn(j *jfile) (evs []Event, ok bool) {
 		cursor = seq
 	}
 	f.cursor, f.off = cursor, sc.pos
-	if len(evs) > 0 {
-		f.s.jidx.put(f.ino, f.cursor, f.off)
-	}
 	return evs, true
 }
 

@@ -102,7 +102,7 @@ func (s *Store) readFrom(j *jfile, ino uint64, q Query) (Page, error) {
 	}
 	off := int64(0)
 	if from >= first {
-		off = s.locate(j, ino, from)
+		off = s.locate(j, ino, first, from)
 	}
 	var pre [][]byte // a cheap test before decoding, with a Path
 	if q.Path != "" || q.Root != "" {
@@ -147,7 +147,7 @@ func (s *Store) readFrom(j *jfile, ino uint64, q Query) (Page, error) {
 	if q.Limit == 0 || len(p.Events) < q.Limit || p.More == 0 {
 		p.Next, p.end = last, lastEnd
 	}
-	s.jidx.put(ino, p.Next, p.end)
+	s.jidx.put(ino, first, p.Next, p.end)
 	return p, nil
 }
 
@@ -180,37 +180,39 @@ func containsAny(line []byte, needles [][]byte) bool {
 	return false
 }
 
-// jindex remembers, for the journal file of one inode, the byte offset
-// just after the line of a seq, where earlier reads ended: a reader whose
-// cursor is one of them starts there without searching. The file is only
-// ever appended to under one inode (compaction makes a new one), so an
-// offset stays true while the inode does.
+// jindex remembers, for one journal file, the byte offset just after the
+// line of a seq, where earlier reads ended: a reader whose cursor is one of
+// them starts there without searching. A file is only ever appended to
+// (compaction makes a new one), so an offset stays true while the file
+// does. The file is told by its inode and its first seq: a compaction's new
+// file can reuse the old one's inode number, but it starts at a later seq.
 type jindex struct {
-	mu   sync.Mutex
-	ino  uint64
-	ends map[int64]int64
+	mu    sync.Mutex
+	ino   uint64
+	first int64
+	ends  map[int64]int64
 }
 
 const jindexMax = 512
 
-func (x *jindex) get(ino uint64, seq int64) (int64, bool) {
+func (x *jindex) get(ino uint64, first, seq int64) (int64, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.ino != ino {
+	if x.ino != ino || x.first != first {
 		return 0, false
 	}
 	off, ok := x.ends[seq]
 	return off, ok
 }
 
-func (x *jindex) put(ino uint64, seq, off int64) {
+func (x *jindex) put(ino uint64, first, seq, off int64) {
 	if seq <= 0 || off <= 0 {
 		return
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.ino != ino || x.ends == nil || len(x.ends) >= jindexMax {
-		x.ino, x.ends = ino, map[int64]int64{}
+	if x.ino != ino || x.first != first || x.ends == nil || len(x.ends) >= jindexMax {
+		x.ino, x.first, x.ends = ino, first, map[int64]int64{}
 	}
 	x.ends[seq] = off
 }
@@ -220,8 +222,8 @@ const locateLinear = 32 << 10
 
 // locate returns a line start at or before the first line whose seq is
 // greater than cursor, at most about locateLinear before it.
-func (s *Store) locate(j *jfile, ino uint64, cursor int64) int64 {
-	if off, ok := s.jidx.get(ino, cursor); ok && off <= j.size {
+func (s *Store) locate(j *jfile, ino uint64, first, cursor int64) int64 {
+	if off, ok := s.jidx.get(ino, first, cursor); ok && off <= j.size {
 		return off
 	}
 	lo, hi := int64(0), j.size

@@ -278,3 +278,26 @@ func TestFollowerNoticesAJournalReplacedUnderTheSameInode(t *testing.T) {
 		t.Fatalf("a journal replaced under the same inode: lost %v, %v (%v)", lost, seqs(evs), err)
 	}
 }
+
+// TestJournalIndexKnowsTheFile: an offset remembered for one journal file
+// is not used for another that has the same inode number (a compaction's
+// new file can reuse it) but starts at another seq.
+func TestJournalIndexKnowsTheFile(t *testing.T) {
+	s, _ := newTestStore(t)
+	old := journalBytes(t, 50, 20)
+	p, err := s.readFrom(&jfile{r: bytes.NewReader(old), size: int64(len(old))}, 7, Query{Since: 0})
+	if err != nil || p.Next != 50 {
+		t.Fatal(p.Next, err)
+	}
+	// A "compacted" file, same inode number 7, holding seqs 41..60: the
+	// offset remembered for cursor 50 in the old file means nothing here.
+	var b bytes.Buffer
+	for _, l := range bytes.SplitAfter(journalBytes(t, 60, 400), []byte("\n"))[40:] {
+		b.Write(l)
+	}
+	now := b.Bytes()
+	p, err = s.readFrom(&jfile{r: bytes.NewReader(now), size: int64(len(now))}, 7, Query{Since: 50})
+	if err != nil || len(p.Events) != 10 || p.Events[0].Seq != 51 {
+		t.Fatalf("after a compaction that kept the inode: %v %v", seqs(p.Events), err)
+	}
+}
