@@ -110,6 +110,130 @@ type toolCall struct {
 	} `json:"params"`
 }
 
+// parseToolCall reads a tools/call message in one validating pass
+// (json.Valid) and a walk over its members that skips values (strings
+// quote to quote); the arguments are a slice of line, not a copy, valid
+// until the line is reused (serve copies them before its call runs). Any
+// member it does not know makes it give up (false): mcp-go knows what such
+// members mean.
+func parseToolCall(line []byte) (toolCall, bool) {
+	var c toolCall
+	if !json.Valid(line) {
+		return c, false
+	}
+	ok := objectMembers(line, func(key string, val []byte) bool {
+		switch key {
+		case "jsonrpc":
+			return json.Unmarshal(val, &c.JSONRPC) == nil
+		case "id":
+			c.ID = val
+			return true
+		case "method":
+			return json.Unmarshal(val, &c.Method) == nil
+		case "params":
+			return objectMembers(val, func(key string, val []byte) bool {
+				switch key {
+				case "name":
+					return json.Unmarshal(val, &c.Params.Name) == nil
+				case "arguments":
+					c.Params.Arguments = val
+					return true
+				}
+				return false
+			})
+		}
+		return false
+	})
+	return c, ok
+}
+
+// objectMembers calls fn with each member of the JSON object v (valid
+// JSON), its key decoded and its value as a slice of v; false when v is
+// not an object or fn says so.
+func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
+	i := skipWS(v, 0)
+	if i >= len(v) || v[i] != '{' {
+		return false
+	}
+	i = skipWS(v, i+1)
+	if i < len(v) && v[i] == '}' {
+		return true
+	}
+	for i < len(v) {
+		ke, ok := stringEnd(v, i)
+		if !ok {
+			return false
+		}
+		var key string
+		if json.Unmarshal(v[i:ke], &key) != nil {
+			return false
+		}
+		i = skipWS(v, ke)
+		if i >= len(v) || v[i] != ':' {
+			return false
+		}
+		vs := skipWS(v, i+1)
+		ve, ok := valueEnd(v, vs)
+		if !ok || !fn(key, v[vs:ve]) {
+			return false
+		}
+		i = skipWS(v, ve)
+		if i < len(v) && v[i] == '}' {
+			return true
+		}
+		if i >= len(v) || v[i] != ',' {
+			return false
+		}
+		i = skipWS(v, i+1)
+	}
+	return false
+}
+
+func skipWS(v []byte, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the JSON value starting at v[i] (valid
+// JSON): strings quote to quote, objects and arrays by depth.
+func valueEnd(v []byte, i int) (int, bool) {
+	if i >= len(v) {
+		return 0, false
+	}
+	switch v[i] {
+	case '"':
+		return stringEnd(v, i)
+	case '{', '[':
+		depth := 0
+		for i < len(v) {
+			switch v[i] {
+			case '"':
+				e, ok := stringEnd(v, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	j := i
+	for j < len(v) && v[j] != ',' && v[j] != '}' && v[j] != ']' && v[j] != ' ' && v[j] != '\t' && v[j] != '\n' && v[j] != '\r' {
+		j++
+	}
+	return j, j > i
+}
+
 // serve handles line if it is a plain tools/call (true), or a cancellation
 // of one (false: mcp-go sees it too).
 func (f *fastPath) serve(line []byte) bool {
@@ -121,10 +245,8 @@ func (f *fastPath) serve(line []byte) bool {
 	if method != "tools/call" || !f.session() {
 		return false
 	}
-	var c toolCall
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&c) != nil || c.JSONRPC != mcp.JSONRPC_VERSION || !plainID(c.ID) {
+	c, ok := parseToolCall(line)
+	if !ok || c.JSONRPC != mcp.JSONRPC_VERSION || !plainID(c.ID) {
 		return false
 	}
 	fn := f.s.tools[c.Params.Name]
@@ -134,6 +256,8 @@ func (f *fastPath) serve(line []byte) bool {
 	if a := bytes.TrimSpace(c.Params.Arguments); len(a) > 0 && a[0] != '{' && string(a) != "null" || !numbersFit(a) {
 		return false // mcp-go answers these its own way (a number past float64 is a parse error)
 	}
+	// Our own copies: line is the reader's buffer, reused for the next.
+	c.ID, c.Params.Arguments = bytes.Clone(c.ID), bytes.Clone(c.Params.Arguments)
 	key := string(c.ID)
 	ctx, cancel := context.WithCancel(f.ctx)
 	f.mu.Lock()
@@ -232,20 +356,11 @@ func numbersFit(v []byte) bool {
 	for i := 0; i < len(v); {
 		switch c := v[i]; {
 		case c == '"':
-			i++
-			for {
-				k := bytes.IndexAny(v[i:], `"\`)
-				if k < 0 {
-					return true // not valid JSON: the decoder said otherwise already
-				}
-				i += k
-				if v[i] == '\\' {
-					i += 2
-					continue
-				}
-				i++
-				break
+			end, ok := stringEnd(v, i)
+			if !ok {
+				return true // not valid JSON: the decoder said otherwise already
 			}
+			i = end
 		case c == '-' || (c >= '0' && c <= '9'):
 			j := i + 1
 			for j < len(v) && (v[j] == '.' || v[j] == 'e' || v[j] == 'E' || v[j] == '+' || v[j] == '-' || (v[j] >= '0' && v[j] <= '9')) {
@@ -260,6 +375,27 @@ func numbersFit(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// stringEnd returns the end (past the closing quote) of the JSON string
+// starting at v[i] == '"', jumping from quote to quote (memchr speed): a
+// quote after an odd run of backslashes is escaped.
+func stringEnd(v []byte, i int) (int, bool) {
+	start := i + 1
+	for j := start; ; {
+		k := bytes.IndexByte(v[j:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		q, n := j+k, 0
+		for q-1-n >= start && v[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, true
+		}
+		j = q + 1
+	}
 }
 
 // plainID is a JSON-RPC id of the spec's kinds: a string or a number.

@@ -73,3 +73,28 @@ func TestNumbersFit(t *testing.T) {
 		}
 	}
 }
+
+// TestParseToolCall: the one-pass reading of a tools/call agrees with
+// encoding/json on what it accepts, and gives up on anything unusual.
+func TestParseToolCall(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+		name string
+		args string
+	}{
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"editor_open","arguments":{"path":"a \"b\"\\"}}}`, true, "editor_open", `{"path":"a \"b\"\\"}`},
+		{` { "method" : "tools/call" , "params" : { "arguments" : {} , "name" : "x\u0079" } , "id" : "s" , "jsonrpc" : "2.0" } `, true, "xy", `{}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n"}}`, true, "n", ``},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n","_meta":{}}}`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n"},"extra":1}`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n","arguments":{"a":1}}`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[1]}`, false, "", ""},
+		{`[1,2]`, false, "", ""},
+	} {
+		c, ok := parseToolCall([]byte(tc.line))
+		if ok != tc.ok || (ok && (c.Params.Name != tc.name || string(c.Params.Arguments) != tc.args)) {
+			t.Errorf("%s: ok %v name %q args %s", tc.line, ok, c.Params.Name, c.Params.Arguments)
+		}
+	}
+}
