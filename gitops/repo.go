@@ -346,15 +346,18 @@ type fastStore struct {
 }
 
 func (s *fastStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	obj, err := s.r.readRaw(h, 0)
-	if err != nil || t != plumbing.AnyObject && obj.typ != t {
-		return s.Storage.EncodedObject(t, h)
+	obj, err := s.r.readRaw(h, fastStoreMax)
+	if err != nil || obj.skipped || t != plumbing.AnyObject && obj.typ != t {
+		return s.Storage.EncodedObject(t, h) // large objects stream from go-git
 	}
 	mo := &plumbing.MemoryObject{}
 	mo.SetType(obj.typ)
 	mo.Write(obj.data)
 	return mo, nil
 }
+
+// fastStoreMax is the largest object fastStore reads whole.
+const fastStoreMax = 8 << 20
 
 func (s *fastStore) HasEncodedObject(h plumbing.Hash) error {
 	if _, _, ok := s.r.findPacked(h); ok {
