@@ -11,9 +11,9 @@ import (
 )
 
 type ChangesRequest struct {
-	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit to start from the oldest event the journal holds."`
-	Limit int    `json:"limit,omitempty" default:"100" desc:"At most this many events (default 100, at most 10,000); more says how many were left for the next call."`
-	Path  string `json:"path,omitempty" desc:"Only events about this file or folder (at or beneath it; a move from or to it counts)."`
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for the oldest event kept."`
+	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (default 100, up to 10,000); more counts the rest."`
+	Path  string `json:"path,omitempty" desc:"Only events at or under this path (moves from or to it too)."`
 }
 
 type ChangesResponse struct {
@@ -28,8 +28,8 @@ const changesLimitCap = 10_000
 
 func init() {
 	define("editor::changes",
-		"What changed in the workspace, by anyone (agents, the user, other programs): events after a cursor with who, kind, path, +/- and the patch, "+
-			"at most limit (100) at a time, optionally only under path. Pass the returned cursor as since next time. The journal keeps the last 1000 events.",
+		"What changed in the workspace, by anyone: events after a cursor (who, kind, path, +/- and the patch). "+
+			"Pass the returned cursor as since next time; the journal keeps the last 1000 events.",
 		readOnly, (*Service).Changes)
 }
 

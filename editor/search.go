@@ -63,8 +63,8 @@ const searchMaxCap = 20_000
 func init() {
 	define("editor::search",
 		"Search file contents like ripgrep (RE2 or literal, line by line); "+
-			"output lines (path, then line:col: text), files (rg -l) or count (rg -c). Honours .gitignore; "+
-			"skips noise folders, denied and binary files (named in skipped); files of any size are searched. "+
+			"output lines, files (rg -l) or count (rg -c). Honours .gitignore; "+
+			"skips noise folders, denied and binary files (named in skipped). "+
 			"At most max_matches (2000), in path order. "+
 			"Example: {\"pattern\": \"TODO\", \"include_glob\": [\"*.go\"], \"context_lines\": 2}.",
 		readOnly, (*Service).Search)

@@ -10,13 +10,17 @@ import (
 // first editor::git::status). A first call that comes meanwhile shares
 // the work in progress instead of repeating it. It returns when done or
 // when ctx ends; errors are left for the calls themselves to report.
-func (s *Service) Warm(ctx context.Context) {
+// treeWarm, when not nil, is called once the tree is ready and before git
+// status is warmed.
+func (s *Service) Warm(ctx context.Context, treeWarm func()) {
 	root, err := s.root()
-	if err != nil || ctx.Err() != nil {
-		return
+	if err == nil && ctx.Err() == nil {
+		s.find.Warm(root, s.cfg.Limits.MaxFindCandidates)
 	}
-	s.find.Warm(root, s.cfg.Limits.MaxFindCandidates)
-	if ctx.Err() != nil {
+	if treeWarm != nil {
+		treeWarm()
+	}
+	if err != nil || ctx.Err() != nil {
 		return
 	}
 	s.GitStatus(ctx, &GitStatusRequest{})

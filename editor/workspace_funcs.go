@@ -31,7 +31,7 @@ type WorkspaceGetRequest struct {
 
 type BuffersListRequest struct {
 	Offset int `json:"offset,omitempty" default:"0" desc:"Skip this many buffers (paging)."`
-	Limit  int `json:"limit,omitempty" default:"100" desc:"At most this many buffers (default 100, at most 10,000)."`
+	Limit  int `json:"limit,omitempty" default:"100" desc:"Buffers at most (default 100, up to 10,000)."`
 }
 
 type BuffersListResponse struct {

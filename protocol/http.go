@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -43,11 +44,18 @@ const (
 // behind an Origin check (browsers on other sites must not drive a local
 // server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
+	h, _ := httpHandler(s, token)
+	return h
+}
+
+// httpHandler is HTTPHandler and the MCP transport inside it, whose
+// sessions ServeHTTP closes when it ends.
+func httpHandler(s *Server, token string) (http.Handler, *server.StreamableHTTPServer) {
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
 	mux.Handle("/", pageHandler())
-	return secureHeaders(mux)
+	return secureHeaders(mux), mcpHTTP
 }
 
 // trackPosts tells the hub when a session's POSTs begin and end (see
@@ -111,8 +119,12 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ServeHTTP listens on opt.Addr until ctx ends, then shuts down gracefully:
-// no new connections, and calls in flight (a save mid-write) finish first.
+// ServeHTTP listens on opt.Addr until ctx ends, then shuts down as
+// ServeStdio does: no new connections or requests, the calls in flight
+// have their contexts cancelled (a save past its guard still completes, one
+// waiting for a lock is refused) and their answers are sent, the SSE
+// streams of GET /mcp (the page's, any client's) are closed, and it returns
+// within ShutdownGrace even if a call is stuck where no context reaches.
 // ready, if not nil, receives the bound address once listening.
 func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr string)) error {
 	host, _, err := net.SplitHostPort(opt.Addr)
@@ -129,8 +141,14 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 	if err != nil {
 		return err
 	}
+	handler, mcpHTTP := httpHandler(s, opt.Token)
+	// The calls' contexts end when the server does; the requests' own do
+	// not, so that a cancelled call's answer still reaches its client.
+	ending, endCalls := context.WithCancel(context.Background())
+	defer endCalls()
+	s.MCP.Use(cancelWith(ending))
 	hs := &http.Server{
-		Handler:           HTTPHandler(s, opt.Token),
+		Handler:           handler,
 		ReadHeaderTimeout: orDefault(opt.HeaderTimeout, httpHeaderTimeout),
 		ReadTimeout:       orDefault(opt.ReadTimeout, httpReadTimeout),
 		IdleTimeout:       orDefault(opt.IdleTimeout, httpIdleTimeout),
@@ -146,7 +164,47 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 		return err
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return hs.Shutdown(shut)
+	endCalls()
+	return shutdownHTTP(hs, mcpHTTP, ShutdownGrace)
+}
+
+// shutdownHTTP stops hs: it stops listening and waits for the requests in
+// flight, closing the MCP sessions meanwhile, which ends their SSE streams
+// (a GET /mcp never ends by itself, so without this a graceful shutdown
+// waited for its whole timeout). The sessions are closed again while it
+// waits, for a GET that was being read when shutdown began. After grace
+// the connections left are closed and it returns nil: a call stuck there
+// is abandoned to the process's exit, as in endPromptly.
+func shutdownHTTP(hs *http.Server, mcpHTTP *server.StreamableHTTPServer, grace time.Duration) error {
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(context.Background()) }()
+	mcpHTTP.CloseSessions(context.Background())
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-shut:
+			return err
+		case <-tick.C:
+			mcpHTTP.CloseSessions(context.Background())
+		case <-t.C:
+			hs.Close()
+			return nil
+		}
+	}
+}
+
+// cancelWith ends the context of every tool call when ending ends.
+func cancelWith(ending context.Context) server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			stop := context.AfterFunc(ending, cancel)
+			defer stop()
+			return next(ctx, req)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"os"
 	"sync"
 	"syscall"
@@ -83,7 +84,7 @@ func flockFile(ctx context.Context, f *os.File, abs string, how int) (unlock fun
 	}
 	if ctx.Err() != nil {
 		f.Close()
-		return nil, Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck holding it?)", abs, ctx.Err())
+		return nil, lockWaitErr(ctx, abs)
 	}
 	// Contended: block in the kernel (which wakes us the moment the holder
 	// lets go, unlike polling) on a goroutine, so that ctx can still end
@@ -102,8 +103,18 @@ func flockFile(ctx context.Context, f *os.File, abs string, how int) (unlock fun
 			<-got
 			f.Close()
 		}()
-		return nil, Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck holding it?)", abs, ctx.Err())
+		return nil, lockWaitErr(ctx, abs)
 	}
+}
+
+// lockWaitErr says why a wait for the lock abs ended: it ran out of time
+// (someone holds the lock too long), or the call was cancelled, which
+// says nothing about the holder.
+func lockWaitErr(ctx context.Context, abs string) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return Errorf(CodeTimeout, abs, "the call was cancelled (its client left, or the server is ending) while it waited for the lock %s", abs)
+	}
+	return Errorf(CodeTimeout, abs, "could not take the lock %s: %v (is another editord process stuck holding it?)", abs, ctx.Err())
 }
 
 // TryLock takes the lock only if it is free right now: ok is false (and err

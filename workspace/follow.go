@@ -70,28 +70,9 @@ func (f *Follower) Poll() (evs []Event, lost bool, err error) {
 	defer h.Close()
 	j := &jfile{r: h, size: h.Info.Size}
 	if h.Info.Ino == f.ino && j.size >= f.off {
-		sc := j.scanner(f.off, 64<<10)
-		for {
-			line, _, ok := sc.next()
-			if !ok {
-				break
-			}
-			seq, good := seqOf(line)
-			if !good || seq <= f.cursor {
-				continue
-			}
-			var ev Event
-			if json.Unmarshal(line, &ev) != nil {
-				continue
-			}
-			evs = append(evs, ev)
-			f.cursor = seq
+		if evs, ok := f.readOn(j); ok {
+			return evs, false, nil
 		}
-		f.off = sc.pos
-		if len(evs) > 0 {
-			f.s.jidx.put(f.ino, f.cursor, f.off)
-		}
-		return evs, false, nil
 	}
 	p, err := f.s.readFrom(j, h.Info.Ino, Query{Since: f.cursor})
 	if err != nil {
@@ -100,6 +81,40 @@ func (f *Follower) Poll() (evs []Event, lost bool, err error) {
 	lost = p.Reset && p.Next >= f.cursor
 	f.ino, f.off, f.cursor = h.Info.Ino, p.end, p.Next
 	return p.Events, lost, nil
+}
+
+// readOn reads the events after f.off in the journal f last read. Its
+// answer is trusted only while the sequence runs on from f.cursor: a
+// compaction replaces the journal with a new file that may reuse the old
+// one's inode number, and then f.off is a place in another file (ok false:
+// read it from the start instead, which also tells what was lost).
+func (f *Follower) readOn(j *jfile) (evs []Event, ok bool) {
+	sc := j.scanner(f.off, 64<<10)
+	cursor := f.cursor
+	for {
+		line, _, more := sc.next()
+		if !more {
+			break
+		}
+		seq, good := seqOf(line)
+		if !good || seq <= cursor {
+			continue
+		}
+		if cursor > 0 && seq != cursor+1 {
+			return nil, false
+		}
+		var ev Event
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		evs = append(evs, ev)
+		cursor = seq
+	}
+	f.cursor, f.off = cursor, sc.pos
+	if len(evs) > 0 {
+		f.s.jidx.put(f.ino, f.cursor, f.off)
+	}
+	return evs, true
 }
 
 // Follow calls fn with every batch of events appended to the journal after

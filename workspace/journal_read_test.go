@@ -241,3 +241,40 @@ func TestJournalCompactionKeepsWholeEvents(t *testing.T) {
 		t.Fatalf("after compaction: %v next %d", seqs(p.Events), p.Next)
 	}
 }
+
+// A compaction replaces the journal with a new file, and the file system
+// may give it the inode number of the one the follower last read (seen
+// once under load: the follower then read on from its old offset in the
+// new file and missed that events were dropped). The new file is made here
+// in place, so its inode is certainly the old one: the follower must
+// notice the sequence does not run on and report the loss.
+func TestFollowerNoticesAJournalReplacedUnderTheSameInode(t *testing.T) {
+	s, _ := newTestStore(t)
+	appendN(t, s, 3, 0, "old")
+	f := s.NewFollower()
+	if evs, _, err := f.Poll(); err != nil || len(evs) != 0 {
+		t.Fatalf("a new follower read %v (%v)", seqs(evs), err)
+	}
+	appendN(t, s, 2, 0, "a") // 4, 5
+	if evs, _, _ := f.Poll(); fmt.Sprint(seqs(evs)) != "[4 5]" {
+		t.Fatalf("after two appends: %v", seqs(evs))
+	}
+	// What a compaction that kept 10..22 of a longer run would leave: a
+	// file longer than the follower's offset.
+	other, _ := newTestStore(t)
+	appendN(t, other, 22, 0, "x")
+	data, err := os.ReadFile(filepath.Join(other.Dir(), journalFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	kept := strings.Join(lines[9:22], "")
+	jf := filepath.Join(s.Dir(), journalFile)
+	if err := os.WriteFile(jf, []byte(kept), 0o644); err != nil { // truncates: same inode
+		t.Fatal(err)
+	}
+	evs, lost, err := f.Poll()
+	if err != nil || !lost || len(evs) != 13 || evs[0].Seq != 10 || evs[12].Seq != 22 {
+		t.Fatalf("a journal replaced under the same inode: lost %v, %v (%v)", lost, seqs(evs), err)
+	}
+}

@@ -102,22 +102,22 @@ async function waitFor(what, pred) {
 }
 
 // callTool through the SDK (which validates structuredContent against the
-// tool's outputSchema) and the contract's result shape.
+// tool's outputSchema) and the contract's result shape: one text block
+// written for a model (CONTRACT.md §8: a refusal's text is its message),
+// and the exact response object as structuredContent.
 async function call(client, name, args) {
   const res = await client.callTool({ name, arguments: args });
   check(Array.isArray(res.content) && res.content.length === 1 && res.content[0].type === "text", `${name}: want one text block`, res);
+  check(typeof res.content[0].text === "string" && res.content[0].text.length > 0, `${name}: empty text block`, res);
   check(res.structuredContent && typeof res.structuredContent === "object", `${name}: no structuredContent`, res);
-  if (!res.isError) {
-    let fromText;
-    try {
-      fromText = JSON.parse(res.content[0].text);
-    } catch (e) {
-      check(false, `${name}: text block is not JSON`, res.content[0].text);
-    }
-    check(isDeepStrictEqual(fromText, res.structuredContent), `${name}: text block and structuredContent differ`, res);
+  if (res.isError) {
+    check(res.structuredContent.error && res.content[0].text === res.structuredContent.error.message, `${name}: a refusal's text block should be its message`, res);
   }
   return res;
 }
+
+// text is a result's text block.
+const text = (res) => res.content[0].text;
 
 async function main() {
   const file = `sdk-${opt.transport}.txt`;
@@ -196,12 +196,18 @@ async function run(client, file, abs, c1, custom, updates) {
   check(view.root === root, "editor://workspace root", view);
 
   // open, then save with the version open returned.
-  const opened = (await call(client, "editor_open", { path: file })).structuredContent;
+  const openRes = await call(client, "editor_open", { path: file });
+  const opened = openRes.structuredContent;
   check(opened.content === c1 && opened.path === file, "editor_open content/path", opened);
+  // The text block: a header line, then each line numbered (right-aligned to 6, a tab).
+  const wantText = `${file} (version ${opened.version}, lines 1–2 of 2, ${opened.language}, eol lf)\n     1\talpha\n     2\tbeta`;
+  check(text(openRes).replace(/\n$/, "") === wantText, "editor_open text block", { got: text(openRes), want: wantText });
   check(/^[0-9a-f]+-[0-9a-f]{16}$/.test(opened.version), "editor_open version format", opened.version);
   const c2 = "alpha\nBETA\n";
-  const saved = (await call(client, "editor_save", { path: file, content: c2, expected_version: opened.version })).structuredContent;
+  const saveRes = await call(client, "editor_save", { path: file, content: c2, expected_version: opened.version });
+  const saved = saveRes.structuredContent;
   check(saved.saved === true && saved.conflict === false, "editor_save with the opened version should save", saved);
+  check(text(saveRes).startsWith(`saved ${file} (version ${saved.version}, +1 -1)`), "editor_save text block", text(saveRes));
   check(saved.version !== opened.version, "editor_save should return the new version", saved);
   check(readFileSync(abs, "utf8") === c2, "disk after editor_save", readFileSync(abs, "utf8"));
   step(`editor_open ${opened.version} -> editor_save ${saved.version}`);
@@ -211,8 +217,10 @@ async function run(client, file, abs, c1, custom, updates) {
   const { resp: other } = await otherProcess("editor::save", { path: file, content: c3, expected_version: saved.version });
   check(other.saved === true, "other process save", other);
   const c4 = "alpha\nBETA\ndelta (mine)\n";
-  const conflict = (await call(client, "editor_save", { path: file, content: c4, expected_version: saved.version })).structuredContent;
+  const conflictRes = await call(client, "editor_save", { path: file, content: c4, expected_version: saved.version });
+  const conflict = conflictRes.structuredContent;
   check(conflict.conflict === true && conflict.saved === false, "a save with a stale version should be a conflict", conflict);
+  check(text(conflictRes).startsWith(`conflict: ${file} changed on disk`) && text(conflictRes).includes("+delta (mine)"), "a conflict's text block names it and carries the patch", text(conflictRes));
   check(conflict.disk_version === other.version, "conflict disk_version should be the other process's version", { conflict, other });
   check(typeof conflict.conflict_patch === "string" && conflict.conflict_patch.includes(`--- a/${file}`) && conflict.conflict_patch.includes("+delta (mine)"), "conflict_patch", conflict.conflict_patch);
   check(readFileSync(abs, "utf8") === c3, "a conflict must not write", readFileSync(abs, "utf8"));

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,7 +34,7 @@ func benchScale(r *report) {
 		r.na("scale rows", "", "", "function not served")
 		return
 	}
-	// BENCH_SCALE=first,exact,mib,kept,buffers,http runs some parts only.
+	// BENCH_SCALE=first,exact,capped,mib,kept,buffers,http runs some parts only.
 	want := func(part string) bool {
 		v := os.Getenv("BENCH_SCALE")
 		return v == "" || strings.Contains(","+v+",", ","+part+",")
@@ -43,6 +44,9 @@ func benchScale(r *report) {
 	}
 	if want("exact") {
 		benchExact(r)
+	}
+	if want("capped") {
+		benchCapped(r)
 	}
 	if want("mib") {
 		benchStdioMiB(r)
@@ -606,4 +610,81 @@ func benchExact(r *report) {
 	}
 	rs, x := ratio(ed.median(), fz.median())
 	r.add(name, fmtDur(ed.median()), "git ls-files | fzf --filter "+fmtDur(fz.median()), rs, "found, ≤ 0.1", verdict(x, 0.1))
+}
+
+// benchCapped: a search capped at max_matches N against rg | head -n N,
+// checking that editord's N hits are the first N of all of rg's hits in
+// the contract's order (path bytes, then line).
+func benchCapped(r *report) {
+	if !have("rg") {
+		r.add("capped search", "", "rg: not installed", "", "≤ 1.0", "")
+		return
+	}
+	pattern := envStr("BENCH_VERY_COMMON", "err")
+	const n = 20000
+	s := startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+	defer s.close()
+	(&server{cmd: s.cmd}).settle()
+	rgArgs := append(append([]string{}, rgBase...), "-F", pattern)
+	var ed, rg durs
+	var raw []byte
+	for i := -1; i < max(5, *runsF); i++ {
+		var d time.Duration
+		raw, d = s.tool("editor_search", map[string]any{"pattern": pattern, "literal": true, "max_matches": n})
+		res := pipeline(*corpus, append([]string{"rg"}, rgArgs...), []string{"head", "-n", strconv.Itoa(n)})
+		if i >= 0 {
+			ed, rg = append(ed, d), append(rg, res.dur)
+		}
+	}
+	// Correctness, untimed: the first n of all of rg's hits, in order.
+	var msg struct {
+		Result struct {
+			StructuredContent searchResp `json:"structuredContent"`
+		} `json:"result"`
+	}
+	json.Unmarshal(raw, &msg)
+	var got []string
+	for _, f := range msg.Result.StructuredContent.Files {
+		for _, h := range f.Hits {
+			got = append(got, f.Path+":"+strconv.Itoa(h.Line))
+		}
+	}
+	all := run(*corpus, "rg", rgArgs...)
+	type hit struct {
+		path string
+		line int
+	}
+	var hits []hit
+	for _, l := range strings.Split(string(all.out), "\n") {
+		parts := strings.SplitN(l, ":", 3)
+		if len(parts) < 3 {
+			continue
+		}
+		ln, err := strconv.Atoi(parts[1])
+		if err != nil {
+			continue
+		}
+		hits = append(hits, hit{parts[0], ln})
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return a.line - b.line
+	})
+	same := len(got) == min(n, len(hits))
+	for i := 0; same && i < len(got); i++ {
+		same = got[i] == hits[i].path+":"+strconv.Itoa(hits[i].line)
+	}
+	v := "same first hits as rg"
+	if !same {
+		v = fmt.Sprintf("DIFFERENT first hits (%d vs %d)", len(got), min(n, len(hits)))
+	}
+	rs, x := ratio(ed.median(), rg.median())
+	verd := verdict(x, 1.0)
+	if !same {
+		verd = "MISS"
+	}
+	r.add(fmt.Sprintf("search `%s` capped at %d hits (warm server, p50; %s of %d)", pattern, n, v, len(hits)), fmtDur(ed.median()),
+		fmt.Sprintf("rg | head -n %d %s", n, fmtDur(rg.median())), rs, "≤ 1.0, same hits", verd)
 }
