@@ -33,6 +33,10 @@ type Merge3Input struct {
 	OursLabel, BaseLabel, TheirsLabel string
 	Style                             MergeStyle
 	MarkerSize                        int // 7 when 0
+	// Histogram merges as git merge, git pull and git stash apply do
+	// (their content merge diffs with the histogram algorithm and shrinks
+	// conflicts less eagerly); false is git merge-file's Myers merge.
+	Histogram bool
 }
 
 // merge levels (how hard conflicts are shrunk).
@@ -52,9 +56,13 @@ type xmerge struct {
 // number of conflicted regions written with markers (0: a clean merge).
 func Merge3(in Merge3Input) (out []byte, conflicts int) {
 	base, ours, theirs := splitRecords(in.Base), splitRecords(in.Ours), splitRecords(in.Theirs)
-	a1, b1 := xdiffFiles(base, ours, xdiffOptions{})
+	diffFiles := xdiffFiles
+	if in.Histogram {
+		diffFiles = xdiffFilesHistogram
+	}
+	a1, b1 := diffFiles(base, ours, xdiffOptions{})
 	s1 := xbuildScript(a1, b1)
-	a2, b2 := xdiffFiles(base, theirs, xdiffOptions{})
+	a2, b2 := diffFiles(base, theirs, xdiffOptions{})
 	s2 := xbuildScript(a2, b2)
 	switch {
 	case len(s1) == 0:
@@ -63,6 +71,9 @@ func Merge3(in Merge3Input) (out []byte, conflicts int) {
 		return append([]byte(nil), in.Ours...), 0
 	}
 	level := levelZealousAlnum
+	if in.Histogram {
+		level = levelZealous // git's ll_merge
+	}
 	if in.Style != StyleMerge && level > levelEager {
 		level = levelEager
 	}
@@ -158,7 +169,7 @@ func Merge3(in Merge3Input) (out []byte, conflicts int) {
 			}
 		}
 	case level >= levelZealous:
-		ms = refineConflicts(ms, ours, theirs)
+		ms = refineConflicts(ms, ours, theirs, diffFiles)
 		ms = simplifyNonConflicts(ms, ours, level > levelZealous)
 	}
 	for _, m := range ms {
@@ -171,14 +182,14 @@ func Merge3(in Merge3Input) (out []byte, conflicts int) {
 
 // refineConflicts diffs the two sides of each conflict and keeps only
 // the lines where they differ.
-func refineConflicts(ms []*xmerge, ours, theirs [][]byte) []*xmerge {
+func refineConflicts(ms []*xmerge, ours, theirs [][]byte, diffFiles func(a, b [][]byte, opt xdiffOptions) (*xfile, *xfile)) []*xmerge {
 	var out []*xmerge
 	for _, m := range ms {
 		if m.mode != 0 || m.chg1 == 0 || m.chg2 == 0 {
 			out = append(out, m)
 			continue
 		}
-		sc := xdiff(ours[m.i1:m.i1+m.chg1], theirs[m.i2:m.i2+m.chg2], xdiffOptions{})
+		sc := xbuildScript(diffFiles(ours[m.i1:m.i1+m.chg1], theirs[m.i2:m.i2+m.chg2], xdiffOptions{}))
 		if len(sc) == 0 {
 			m.mode = 4
 			out = append(out, m)

@@ -301,7 +301,7 @@ func (m *treeMerger) file(p string, b, o, t side) error {
 		return nil
 	}
 	merged, n := Merge3(Merge3Input{Base: baseData, Ours: ours, Theirs: theirs,
-		OursLabel: m.l.Ours, BaseLabel: m.l.Base, TheirsLabel: m.l.Theirs, Style: m.style})
+		OursLabel: m.l.Ours, BaseLabel: m.l.Base, TheirsLabel: m.l.Theirs, Style: m.style, Histogram: true})
 	if n == 0 && !modeConflict {
 		h := hashObject("blob", merged) // stored when written (applyMerge)
 		if h == o.e.hash && mode == o.e.mode {
