@@ -84,6 +84,11 @@ type watchState struct {
 	mu    sync.Mutex
 	st    WatcherStatus
 	limit int // when > 0, overrides the budget-derived folder limit (tests)
+	// fence, when set, is the name prefix of the fences that alone flush
+	// batches; fenceFlushed and fenceSettled count the fences flushed and
+	// fully decided (tests, watch_fence.go).
+	fence                      string
+	fenceFlushed, fenceSettled uint64
 }
 
 func (ws *watchState) set(st WatcherStatus) {

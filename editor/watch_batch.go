@@ -35,6 +35,7 @@ func (ses *watchSession) onEvent(ev shell.WatchEvent) {
 	if shell.IsTempName(path.Base(rel)) {
 		// An editord temp file: only the rename that ends its write
 		// changes a file of the workspace.
+		ses.fenceHit = ses.fenceHit || ses.isFence(rel)
 		return
 	}
 	p := ses.pend[rel]

@@ -14,14 +14,21 @@ import (
 	"time"
 
 	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
 )
 
 // decide drops the echo of our own writes that the journal already holds
 // and queues the rest for the writes lock.
 func (ses *watchSession) decide(cands []*candidate) {
 	for _, c := range cands {
-		if !ses.isOwn(c) {
-			ses.waiting = append(ses.waiting, c)
+		// A change to a path that an older change still waits for waits
+		// behind it, even when the journal explains it already: changes to
+		// one path are accounted in the order seen. Otherwise the older
+		// one, decided last, would leave its content as the path's last
+		// known, and the next change to it would be reported against that
+		// (a wrong patch) or not recognized as seen.
+		if ses.waitsFor(c) || !ses.isOwn(c) {
+			ses.wait(c)
 		}
 	}
 	if ses.quiet == nil && len(ses.waiting) > 0 {
@@ -60,6 +67,7 @@ func (ses *watchSession) settle(err error) {
 	ses.lockWarns = 0
 	due := ses.waiting[:ses.covers:ses.covers]
 	ses.waiting = ses.waiting[ses.covers:]
+	ses.unwait(due)
 	ses.conclude(due)
 	if len(ses.waiting) > 0 {
 		ses.quiesce()
@@ -82,22 +90,68 @@ func (ses *watchSession) settleAll() {
 	}
 	due := ses.waiting
 	ses.waiting = nil
+	ses.unwait(due)
 	ses.conclude(due)
+}
+
+// wait queues c for the writes lock.
+func (ses *watchSession) wait(c *candidate) {
+	ses.queued++
+	ses.waiting = append(ses.waiting, c)
+	for _, p := range c.paths() {
+		ses.waitingPaths[p]++
+	}
+}
+
+// unwait takes cands, leaving the queue, off the paths waited for.
+func (ses *watchSession) unwait(cands []*candidate) {
+	ses.decided += uint64(len(cands))
+	for _, c := range cands {
+		for _, p := range c.paths() {
+			if ses.waitingPaths[p]--; ses.waitingPaths[p] <= 0 {
+				delete(ses.waitingPaths, p)
+			}
+		}
+	}
+}
+
+// waitsFor reports whether a change still waiting touches a path c does.
+func (ses *watchSession) waitsFor(c *candidate) bool {
+	for _, p := range c.paths() {
+		if ses.waitingPaths[p] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// paths are the paths a change touches: its own, and a move's source.
+func (c *candidate) paths() []string {
+	if c.from != "" && c.from != c.rel {
+		return []string{c.rel, c.from}
+	}
+	return []string{c.rel}
 }
 
 // conclude reports the changes that the journal, read now, does not
 // explain. It is called after the writes lock was taken later than the
 // changes were seen.
+// They are taken in the order seen, ours and external alike, so that each
+// is accounted (and an external one's patch computed) after the changes
+// to its path that came before it.
 func (ses *watchSession) conclude(cands []*candidate) {
 	ses.syncOwn()
-	var due []*candidate
+	var evs []workspace.Event
 	for _, c := range cands {
-		if !ses.isOwn(c) {
-			due = append(due, c)
+		if ses.isOwn(c) {
+			continue
+		}
+		if ev, ok := ses.external(c); ok {
+			evs = append(evs, ev)
 		}
 	}
-	if len(due) > 0 {
-		ses.report(due)
+	if len(evs) > 0 {
+		ses.s.emit(context.Background(), evs...)
 	}
 }
 

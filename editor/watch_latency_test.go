@@ -24,7 +24,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 			e := tcNew(b, func(c *Config) { c.Limits.ChangesKept = 200 })
 			e.write("ext.txt", "0\n")
 			e.open("ext.txt")
-			twStart(b, e.s)
+			twStartTimed(b, e.s)
 			twReady(b, e.s, e.root)
 
 			// Our own saves, from this process and another one on the

@@ -4,26 +4,23 @@ package editor
 // "external", with a patch when the content before is known.
 
 import (
-	"context"
-
 	"github.com/editord/editord/workspace"
 )
 
-// report emits external events for changes nobody in this state dir made.
-func (ses *watchSession) report(cands []*candidate) {
-	evs := make([]workspace.Event, 0, len(cands))
-	for _, c := range cands {
-		if c.kind == "modified" && c.version != "" && ses.recent[c.rel] == c.version {
-			continue // what an earlier event of this batch already reported
-		}
-		evs = append(evs, ses.event(c))
-		ses.account(c)
-		ses.own.forget(c.rel, c.seen)
-		if c.from != "" {
-			ses.own.forget(c.from, c.seen)
-		}
+// external accounts for a change nobody in this state dir made and
+// returns its event; ok is false when an earlier change already reported
+// this content.
+func (ses *watchSession) external(c *candidate) (ev workspace.Event, ok bool) {
+	if c.kind == "modified" && c.version != "" && ses.recent[c.rel] == c.version {
+		return ev, false
 	}
-	ses.s.emit(context.Background(), evs...)
+	ev = ses.event(c)
+	ses.account(c)
+	ses.own.forget(c.rel, c.seen)
+	if c.from != "" {
+		ses.own.forget(c.from, c.seen)
+	}
+	return ev, true
 }
 
 // event builds the editor::changed event of an external change: with a

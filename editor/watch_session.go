@@ -61,11 +61,21 @@ type watchSession struct {
 	// in the order seen, until the writes lock says the journal is
 	// conclusive for them (watch_decide.go).
 	waiting []*candidate
+	// waitingPaths counts the changes in waiting per path they touch.
+	waitingPaths map[string]int
 	// quiet delivers the result of the wait for the writes lock in flight
 	// (nil when none is), which covers the first covers of waiting.
 	quiet     chan error
 	covers    int
 	lockWarns int // waits for the writes lock that failed in a row
+
+	// Fences (tests, watch_fence.go): the name prefix, a fence seen and
+	// not yet flushed, the changes ever queued and decided, and the
+	// fences flushed with what they queued.
+	fence           string
+	fenceHit        bool
+	queued, decided uint64
+	marks           []fenceMark
 }
 
 func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) (*watchSession, error) {
@@ -78,7 +88,7 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 		watched: map[string]bool{}, prio: map[string]bool{}, dirs: map[string]bool{},
 		unwatched: map[string]bool{}, known: map[string]bool{}, ghosts: map[string]time.Time{},
 		buffers: map[string]bool{}, cache: map[string][]byte{}, recent: map[string]string{},
-		pend: map[string]*pending{},
+		pend: map[string]*pending{}, waitingPaths: map[string]int{},
 	}
 	ses.ctx, ses.cancel = context.WithCancel(context.Background())
 	budget, ok := shell.InotifyBudget()
@@ -90,6 +100,7 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 	if ws.limit > 0 {
 		ses.limit = ws.limit
 	}
+	ses.fence = ws.fence
 	ws.mu.Unlock()
 	if r, ok := ses.rel(s.store.Dir()); ok {
 		if r == "" {
@@ -163,9 +174,12 @@ func (ses *watchSession) run(ctx context.Context) {
 			ses.s.warn(fmt.Sprintf("watcher: the kernel dropped events under %s; rescanning", ses.root))
 			ses.rescan()
 			ses.flush()
+		} else if ses.fence != "" {
+			ses.fenced()
 		} else if len(ses.pend) > 0 && (now.Sub(ses.lastPend) >= watchQuiet || now.Sub(ses.firstPend) >= watchMaxDelay) {
 			ses.flush()
 		}
+		ses.fenceSettle()
 		if ses.rootGone {
 			ses.finish()
 			return

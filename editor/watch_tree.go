@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"time"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -90,8 +91,14 @@ func (ses *watchSession) addTree(r string) []*candidate {
 }
 
 // dropTree forgets a folder that went away (or became a file): its
-// watches, and the files known beneath it.
+// watches, and the files known beneath it. The folder's own watch reports
+// its move or removal too (IN_MOVE_SELF), after the parent's event and
+// possibly in a later batch; the name is kept as a ghost so that this
+// echo does not read as the delete of something that existed.
 func (ses *watchSession) dropTree(r string, self bool) {
+	if self {
+		ses.ghosts[r] = time.Now()
+	}
 	for d := range ses.watched {
 		if workspace.Within(d, r) && (self || d != r) {
 			ses.w.Remove(ses.abs(d))

@@ -34,9 +34,11 @@ func TestWatchSlowOwnWrite(t *testing.T) {
 	}
 	twWriteRaw(t, e.abs("ours.txt"), "after\n")
 	twWriteRaw(t, e.abs("theirs.txt"), "t2\n")
-	// Far longer than batching (and than the grace the watcher used to
-	// give a write of ours): nothing may be decided while we write.
-	time.Sleep(watchQuiet + 700*time.Millisecond)
+	// The batch is flushed, and its changes wait: nothing may be decided
+	// while we write, however long that takes (the watcher used to give a
+	// write of ours a grace period).
+	twFlush(t, e.s)
+	time.Sleep(watchQuiet + 300*time.Millisecond)
 	if evs := twSince(t, e.s, cur); len(evs) != 0 {
 		done()
 		t.Fatalf("decided while a write of ours was in flight:%s", twFmt(evs))
@@ -44,7 +46,7 @@ func TestWatchSlowOwnWrite(t *testing.T) {
 	l := loc{abs: e.abs("ours.txt"), stored: "ours.txt"}
 	e.s.emit(ctx, e.s.changeEvent(e.root, l, "editor::save", "modified", []byte("before\n"), []byte("after\n")))
 	done()
-	evs := twWait(t, e.s, cur, 2*time.Second, "modified ours.txt", "modified theirs.txt")
+	evs := twWait(t, e.s, cur, "modified ours.txt", "modified theirs.txt")
 	twExactly(t, evs, "modified ours.txt editor::save", "modified theirs.txt external")
 }
 
@@ -177,11 +179,11 @@ func TestWatchOwnWritesUnderLoad(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	// The external writes are reported while the savers are still busy.
-	twWait(t, e.s, cur, 10*time.Second, want...)
+	twWait(t, e.s, cur, want...)
 	wg.Wait()
 	close(stop)
 	saverWg.Wait()
-	time.Sleep(twQuiet)
+	twSettle(t, e.s)
 
 	counts := map[string]int{}
 	for _, ev := range twSince(t, e.s, cur) {

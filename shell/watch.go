@@ -123,6 +123,12 @@ func (w *Watcher) forward() {
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				err = ErrWatchOverflow
 			}
+			if errors.Is(err, syscall.EINVAL) {
+				// fsnotify dropping the watch of a folder that moved away,
+				// which the kernel had dropped already (the folder was
+				// removed too): the events tell all of it.
+				continue
+			}
 			select {
 			case w.errs <- err:
 			default: // the caller is behind on errors already; one is enough to act on

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -195,4 +196,34 @@ func TestGitIgnored(t *testing.T) {
 	if f.j.GitIgnored(f.root, f.canary, true) {
 		t.Error("a path outside the jail is not ignored, it is outside")
 	}
+}
+
+// A watched folder moved and then removed before the watcher handles the
+// move: fsnotify drops the watch the kernel already dropped and gets
+// EINVAL, which it passes on as an error. That is no trouble of ours (the
+// events say what happened), so it is not reported: the server used to
+// warn its clients "watcher: invalid argument".
+func TestWatchMovedThenRemovedFolderNoError(t *testing.T) {
+	f := newFixture(t)
+	w := newTestWatcher(t, f)
+	if err := w.Add(f.root); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		d, moved := f.abs(fmt.Sprintf("d%d", i)), f.abs(fmt.Sprintf("moved%d", i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add(d); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(d, moved); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(moved); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite(t, f.abs("end.txt"), "end\n", 0o644)
+	watchCollect(t, w, func(ev WatchEvent) bool { return ev.Path == f.abs("end.txt") })
 }
