@@ -119,7 +119,9 @@ func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 			evs[i].By = who
 		}
 	}
-	if _, err := s.store.Append(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
+	// Concurrent writes of this process share one append (workspace's
+	// group commit); each caller still returns only once its events are in.
+	if err := s.store.AppendGrouped(context.WithoutCancel(ctx), evs, s.cfg.Limits.ChangesKept); err != nil {
 		s.warn(fmt.Sprintf("change journal: %v", err))
 	}
 	s.settleDrafts(ctx, evs)

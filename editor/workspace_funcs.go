@@ -205,6 +205,8 @@ func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*
 
 // remember records or refreshes a buffer in the active root's session. A
 // buffer already recorded as it is costs a stat of the record, no lock.
+// Upsert cannot fail, so a change queued behind others' is applied with
+// theirs whatever ctx does meanwhile.
 func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer) error {
 	same := false
 	s.store.View(func(r *workspace.Record) {
@@ -221,8 +223,9 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	if same {
 		return nil
 	}
-	_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
-		return r.Session(root).Upsert(b), nil
+	// Concurrent saves and opens of this process share one record write
+	// (workspace's group commit).
+	return s.store.Apply(ctx, func(r *workspace.Record) bool {
+		return r.Session(root).Upsert(b)
 	})
-	return err
 }

@@ -27,6 +27,9 @@ type Store struct {
 	jidx     jindex
 	// locksMade: the locks folder was found or made (lock).
 	locksMade atomic.Bool
+	// applies and appends batch concurrent changes (group.go).
+	applies combiner[func(*Record) bool]
+	appends combiner[appendReq]
 }
 
 const (
