@@ -15,6 +15,7 @@ package editor
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -320,6 +321,17 @@ func unquoteFast(s []byte) (string, bool) {
 // plainRun reports a stretch with no control character (which JSON
 // strings must escape).
 func plainRun(b []byte) bool {
+	// Eight bytes at a time: a byte under 0x20 sets its top bit in
+	// (x - 0x20…) &^ x (the classic "has a byte less than n" test, exact
+	// for n ≤ 0x80).
+	const lo, hi = 0x2020202020202020, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-lo)&^x&hi != 0 {
+			return false
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c < 0x20 {
 			return false

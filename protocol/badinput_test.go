@@ -309,6 +309,11 @@ func TestBadInputOverStdio(t *testing.T) {
 	}{
 		{"truncated JSON", []byte(`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":`), biExpect{rpcError: true, mentions: "parse"}},
 		{"not JSON", []byte(`hello there`), biExpect{rpcError: true, mentions: "parse"}},
+		// The stdio fast path leaves a call's arguments to the request
+		// decoder: arguments that are not JSON still get the parse error.
+		{"arguments not JSON", []byte(`{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":"editor_diff","arguments":{"before":tru,"after":""}}}`), biExpect{rpcError: true, mentions: "parse"}},
+		{"arguments with a bad escape", []byte(`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"editor_diff","arguments":{"before":"a\qb","after":""}}}`), biExpect{rpcError: true, mentions: "parse"}},
+		{"text after the message", []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"editor_diff","arguments":{"before":"","after":""}}} x`), biExpect{rpcError: true, mentions: "parse"}},
 		{"binary bytes", []byte("\x00\xff\xfe{\x01"), biExpect{rpcError: true, mentions: "parse"}},
 		{"a bare number", []byte(`42`), biExpect{rpcError: true}},
 		{"a bare string", []byte(`"tools/list"`), biExpect{rpcError: true}},

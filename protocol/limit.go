@@ -280,23 +280,23 @@ func NewLineReader(r io.Reader, lim Limits, refused func(id json.RawMessage, msg
 }
 
 // ReadLine returns the next line within the limits, with its newline (the
-// last one may lack it, with io.EOF).
+// last one may lack it, with io.EOF). Each line is a new slice, the
+// caller's to keep (the stdio fast path uses a call's arguments in place).
 func (l *LineReader) ReadLine() ([]byte, error) {
 	for {
 		sc := newReqScanner(l.lim)
-		// The line is kept as a list of the reader's chunks, joined once
-		// it is known to be within the limits: a line refused midway
-		// never had a buffer grown (and copied) to its size.
-		var parts [][]byte
-		size := 0
+		// The line is copied once out of the reader's chunks, into one
+		// buffer that doubles as it grows (a 2 MiB line was copied twice,
+		// into a list of chunks and then joined). A line refused midway
+		// lets go of its buffer: it is never grown to the line's size.
+		var line []byte
 		for {
 			chunk, err := l.r.ReadSlice('\n')
 			if sc.over == "" {
 				if sc.feed(chunk) {
-					parts = append(parts, append([]byte(nil), chunk...))
-					size += len(chunk)
+					line = append(line, chunk...)
 				} else {
-					parts = nil // over: let go of what was kept
+					line = nil // over: let go of what was kept
 				}
 			} else {
 				sc.feed(chunk) // only for the id
@@ -305,13 +305,6 @@ func (l *LineReader) ReadLine() ([]byte, error) {
 				continue
 			}
 			if err != nil || sc.over == "" {
-				if len(parts) == 1 {
-					return parts[0], err
-				}
-				line := make([]byte, 0, size)
-				for _, p := range parts {
-					line = append(line, p...)
-				}
 				return line, err
 			}
 			break // the end of a refused line

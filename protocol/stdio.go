@@ -110,24 +110,28 @@ type toolCall struct {
 	} `json:"params"`
 }
 
-// parseToolCall reads a tools/call message in one validating pass
-// (json.Valid) and a walk over its members that skips values (strings
-// quote to quote); the arguments are a slice of line, not a copy, valid
-// until the line is reused (serve copies them before its call runs). Any
-// member it does not know makes it give up (false): mcp-go knows what such
-// members mean.
+// parseToolCall reads a tools/call message in one walk over its members
+// that skips values (strings quote to quote). Everything but the
+// arguments is validated as it is read: the structure by the walk, each
+// key and small value by encoding/json, and nothing may follow the
+// message. The arguments (megabytes, for a save or a diff) are only
+// delimited: the request decoder validates them as it reads them
+// (editor's decodeArgs), and a call whose arguments turn out not to be
+// JSON is answered with the parse error mcp-go gives such a line (serve).
+// A validating pass over the whole line first cost a third of an
+// editor::diff of two 1 MiB texts. The arguments are a slice of line. Any
+// member it does not know makes it give up (false): mcp-go knows what
+// such members mean.
 func parseToolCall(line []byte) (toolCall, bool) {
 	var c toolCall
-	if !json.Valid(line) {
-		return c, false
-	}
-	ok := objectMembers(line, func(key string, val []byte) bool {
+	end := 0
+	ok := objectMembersEnd(line, &end, func(key string, val []byte) bool {
 		switch key {
 		case "jsonrpc":
 			return json.Unmarshal(val, &c.JSONRPC) == nil
 		case "id":
 			c.ID = val
-			return true
+			return json.Valid(val)
 		case "method":
 			return json.Unmarshal(val, &c.Method) == nil
 		case "params":
@@ -144,19 +148,28 @@ func parseToolCall(line []byte) (toolCall, bool) {
 		}
 		return false
 	})
-	return c, ok
+	return c, ok && skipWS(line, end) == len(line)
 }
 
-// objectMembers calls fn with each member of the JSON object v (valid
-// JSON), its key decoded and its value as a slice of v; false when v is
-// not an object or fn says so.
+// objectMembers calls fn with each member of the JSON object v, its key
+// decoded and its value as a slice of v; false when v is not an object
+// (nothing but white space may follow it) or fn says so. The values are
+// delimited, not validated: fn checks those it reads.
 func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
+	end := 0
+	return objectMembersEnd(v, &end, fn) && skipWS(v, end) == len(v)
+}
+
+// objectMembersEnd is objectMembers for an object at the start of v,
+// setting *end past its closing brace.
+func objectMembersEnd(v []byte, end *int, fn func(key string, val []byte) bool) bool {
 	i := skipWS(v, 0)
 	if i >= len(v) || v[i] != '{' {
 		return false
 	}
 	i = skipWS(v, i+1)
 	if i < len(v) && v[i] == '}' {
+		*end = i + 1
 		return true
 	}
 	for i < len(v) {
@@ -179,6 +192,7 @@ func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
 		}
 		i = skipWS(v, ve)
 		if i < len(v) && v[i] == '}' {
+			*end = i + 1
 			return true
 		}
 		if i >= len(v) || v[i] != ',' {
@@ -256,8 +270,8 @@ func (f *fastPath) serve(line []byte) bool {
 	if a := bytes.TrimSpace(c.Params.Arguments); len(a) > 0 && a[0] != '{' && string(a) != "null" || !numbersFit(a) {
 		return false // mcp-go answers these its own way (a number past float64 is a parse error)
 	}
-	// Our own copies: line is the reader's buffer, reused for the next.
-	c.ID, c.Params.Arguments = bytes.Clone(c.ID), bytes.Clone(c.Params.Arguments)
+	// The line is ours (LineReader.ReadLine returns a new one each time),
+	// so the arguments are used in place.
 	key := string(c.ID)
 	ctx, cancel := context.WithCancel(f.ctx)
 	f.mu.Lock()
@@ -273,6 +287,13 @@ func (f *fastPath) serve(line []byte) bool {
 			cancel()
 		}()
 		res := toolResult(ctx, f.s.svc, fn, f.s.cs, c.Params.Arguments)
+		if res.IsError && !json.Valid(c.Params.Arguments) {
+			// The line was not JSON after all (parseToolCall leaves the
+			// arguments to the decoder): answer as mcp-go answers such a
+			// line.
+			f.w.writeJSON(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
+			return
+		}
 		var b bytes.Buffer
 		if err := encodeToolResponse(&b, c.ID, res); err != nil {
 			f.w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(c.ID), "error": map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}})

@@ -91,6 +91,11 @@ func TestParseToolCall(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n","arguments":{"a":1}}`, false, "", ""},
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[1]}`, false, "", ""},
 		{`[1,2]`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n"}} trailing`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":-Inf,"method":"tools/call","params":{"name":"n"}}`, false, "", ""},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n"}}` + "\r\n", true, "n", ""},
+		// The arguments are delimited here, validated by the decoder.
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"n","arguments":{"a":tru}}}`, true, "n", `{"a":tru}`},
 	} {
 		c, ok := parseToolCall([]byte(tc.line))
 		if ok != tc.ok || (ok && (c.Params.Name != tc.name || string(c.Params.Arguments) != tc.args)) {
