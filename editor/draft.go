@@ -27,9 +27,8 @@ type DraftResponse struct {
 
 func init() {
 	define("editor::buffers::draft",
-		"Keep, clear or read the unsaved edits (draft) an editor holds for an open buffer; the buffer then shows dirty: true. "+
-			"A save or edit by the holder clears it. Agents: read it with read: true; do not clear the person's draft. "+
-			`Example: {"path": "a.go", "content": "package a\n", "base_version": "8-1a2b3c4d5e6f7a8b"}.`,
+		"Keep, clear or read an editor's unsaved edits (draft) of an open buffer, which then shows dirty: true; "+
+			"a save or edit by the holder clears it. Agents: read with read: true, never clear the person's draft.",
 		idempotent, (*Service).Draft)
 }
 

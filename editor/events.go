@@ -11,19 +11,25 @@ import (
 )
 
 type ChangesRequest struct {
-	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for all events kept."`
+	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for the oldest event kept."`
+	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (default 100, up to 10,000); more counts the rest."`
+	Path  string `json:"path,omitempty" desc:"Only events at or under this path (moves from or to it too)."`
 }
 
 type ChangesResponse struct {
 	Changes []workspace.Event `json:"changes" desc:"editor::changed events after the cursor, oldest first."`
-	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events."`
+	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events (after the last one returned)."`
 	Reset   bool              `json:"reset" desc:"True when events after your cursor were already dropped from the journal (or it restarted): you missed some, so re-read the files you care about."`
+	More    int               `json:"more" desc:"Events after cursor that limit left out; call again with since set to cursor for them."`
 }
+
+// changesLimitCap bounds one response.
+const changesLimitCap = 10_000
 
 func init() {
 	define("editor::changes",
-		"What changed in the workspace, by anyone (agents, the user, other programs): events after a cursor with who, kind, path, +/- and the patch. "+
-			"Pass the returned cursor as since next time. The journal keeps the last 1000 events.",
+		"What changed in the workspace, by anyone: events after a cursor (who, kind, path, +/- and the patch). "+
+			"Pass the returned cursor as since next time; the journal keeps the last 1000 events.",
 		readOnly, (*Service).Changes)
 }
 
@@ -32,17 +38,34 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 	if !ok {
 		return nil, invalid("since %q is not a cursor; pass the cursor a previous editor::changes returned", req.Since)
 	}
-	evs, next, reset, err := s.store.Since(cursor)
+	limit, err := countArg("limit", req.Limit, changesDefaultLimit, changesLimitCap)
 	if err != nil {
 		return nil, err
 	}
-	return &ChangesResponse{Changes: evs, Cursor: fmt.Sprint(next), Reset: reset}, nil
+	q := workspace.Query{Since: cursor, Limit: limit}
+	if req.Path != "" {
+		root, l, err := s.target(req.Path, "path")
+		if err != nil {
+			return nil, err
+		}
+		q.Root, q.Path = root, l.stored
+	}
+	p, err := s.store.Read(q)
+	if err != nil {
+		return nil, err
+	}
+	return &ChangesResponse{Changes: p.Events, Cursor: fmt.Sprint(p.Next), Reset: p.Reset, More: p.More}, nil
 }
 
+// changesDefaultLimit is editor::changes' limit when none is given.
+const changesDefaultLimit = 100
+
 // changeEvent describes a write of this service (kind created, modified or
-// deleted), with its real patch.
-func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte) workspace.Event {
-	return s.changeEventOf(root, l, cause, kind, before, after, s.changeDiff(l, kind, before, after))
+// deleted), with its real patch. afterVersion, when given, is
+// Version(after), which a caller that has it passes to save hashing after
+// again (a megabyte costs a millisecond).
+func (s *Service) changeEvent(root string, l loc, cause, kind string, before, after []byte, afterVersion ...string) workspace.Event {
+	return s.changeEventOf(root, l, cause, kind, before, after, s.changeDiff(l, kind, before, after), afterVersion...)
 }
 
 // changeDiff is the diff an event of kind carries for before -> after.
@@ -54,10 +77,15 @@ func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Resu
 }
 
 // changeEventOf is changeEvent for a diff already computed by changeDiff.
-func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result) workspace.Event {
+func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result, afterVersion ...string) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
-		v := Version(after)
+		var v string
+		if len(afterVersion) > 0 {
+			v = afterVersion[0]
+		} else {
+			v = Version(after)
+		}
 		ev.Version = &v
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)

@@ -22,7 +22,7 @@ type FindMatch struct {
 type FindResponse struct {
 	Matches   []FindMatch `json:"matches" desc:"Best first; ties go to the shorter path, then byte order."`
 	Scanned   int         `json:"scanned" desc:"How many candidate paths were ranked."`
-	Truncated bool        `json:"truncated" desc:"True when the workspace has more than max_find_candidates (200,000) candidates and only the first ones in byte order were ranked."`
+	Truncated bool        `json:"truncated" desc:"True when the workspace has more than max_find_candidates (200,000) candidates: only the first ones in byte order were ranked fuzzily, though a file asked for by its exact path or file name is found beyond them."`
 	FromGit   bool        `json:"from_git" desc:"True when candidates came from git's index (tracked files, plus untracked ones when include_untracked); false when from a walk honouring .gitignore outside a repository."`
 	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
@@ -34,8 +34,8 @@ func init() {
 	define("editor::find",
 		"Find files by approximate name, like go-to-file: {\"query\": \"usrctl\"} finds src/user_controller.go; "+
 			"matches in the file name rank first. "+
-			"Candidates: git's tracked and untracked, not ignored files (or a .gitignore-aware walk); "+
-			"noise folders and denied paths are left out. For contents use editor::search.",
+			"Candidates: git's tracked and untracked, not ignored files (or a .gitignore-aware walk), "+
+			"without noise folders or denied paths. For contents use editor::search.",
 		readOnly, (*Service).Find)
 }
 

@@ -22,9 +22,8 @@ type FocusResponse struct {
 
 func init() {
 	define("editor::workspace::focus",
-		"Record where the person is: the active tab and cursor (an editor reports it, debounced). "+
-			"Agents read it as focus in editor::workspace::get. "+
-			`Example: {"path": "src/main.go", "line": 12, "column": 5}.`,
+		"Record where the person is (active tab and cursor), as their editor does, debounced; "+
+			"agents read it as focus in editor::workspace::get.",
 		idempotent, (*Service).Focus)
 }
 

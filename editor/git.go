@@ -40,7 +40,8 @@ type GitStatusResponse struct {
 
 type GitHunksRequest struct {
 	Path         string `json:"path" desc:"File, root-relative or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream" desc:"worktree: index to file; index: HEAD to index; head: HEAD to file; upstream: upstream to file."`
+	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file."`
+	Rev          string `json:"rev,omitempty" desc:"against rev: the revision."`
 	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
 }
 
@@ -57,7 +58,7 @@ type GitHunksResponse struct {
 
 type GitShowRequest struct {
 	Path string `json:"path" desc:"File, root-relative or absolute inside the jail."`
-	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision (default HEAD); \":\" is the staged version."`
+	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it; \":\" staged, \":1\"-\":3\" conflict stages."`
 }
 
 type GitShowResponse struct {
@@ -74,12 +75,12 @@ func init() {
 			"Outside a repository: not_a_repository.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"One file's changes as a patch and line ranges, against worktree (unstaged), index (staged), head (not committed) or upstream. "+
-			"context_lines defaults to 0 (exact ranges). An untracked file gives untracked: true.",
+		"One file's changes (patch and line ranges) against worktree, index, head, upstream or a revision; "+
+			"context_lines 0 by default. An untracked file gives untracked: true.",
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
-		"A file's content at a revision: HEAD (default), HEAD~2, a branch, tag or SHA, or \":\" for the staged version. "+
-			"exists: false when the file is absent there; an unknown revision is invalid_argument.",
+		"A file's content at a revision (HEAD, main~3, stash@{0}^3, HEAD@{2}; \":\" staged, \":1\"-\":3\" a conflict's sides); "+
+			"exists: false when absent there.",
 		readOnly, (*Service).GitShow)
 }
 
@@ -173,8 +174,15 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	}
 	switch req.Against {
 	case gitops.AgainstWorktree, gitops.AgainstIndex, gitops.AgainstHead, gitops.AgainstUpstream:
+		if req.Rev != "" {
+			return nil, invalid("rev is used only with against \"rev\"; pass against \"rev\" to compare with %s", req.Rev)
+		}
+	case gitops.AgainstRev:
+		if req.Rev == "" {
+			return nil, invalid("against \"rev\" needs rev, the revision to compare with (main~2, a SHA, a tag, stash@{0})")
+		}
 	default:
-		return nil, invalid("against must be worktree, index, head or upstream, not %q", req.Against)
+		return nil, invalid("against must be worktree, index, head, upstream or rev, not %q", req.Against)
 	}
 	root, r, err := s.gitRepo()
 	if err != nil {
@@ -186,7 +194,7 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, err
 	}
 	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
-	before, after, untracked, err := r.HunkSides(req.Against, rel, int64(s.cfg.Limits.MaxDiffBytes))
+	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, int64(s.cfg.Limits.MaxDiffBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,9 @@ import (
 // working files, and emit a change event for each one they touch.
 
 type GitCommitRequest struct {
-	Message  string   `json:"message" desc:"Commit message: a summary line, optionally a blank line and a body."`
-	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default true); false commits what is staged."`
-	Paths    []string `json:"paths,omitempty" desc:"Commit exactly these files or folders (like git commit -- paths)."`
+	Message  string   `json:"message" desc:"Commit message; may be empty only to finish a merge."`
+	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default)."`
+	Paths    []string `json:"paths,omitempty" desc:"Commit just these files or folders."`
 }
 
 type GitCommitResponse struct {
@@ -35,9 +35,8 @@ type GitUndoCommitResponse struct {
 
 func init() {
 	define("editor::git::commit",
-		"Commit in the repository holding the root: stages every change first (like git add -A) unless stage_all is false; "+
-			"with paths, commits just those. Needs user.name/user.email in git config (the error says how). "+
-			"Nothing to commit gives committed: false, not an error.",
+		"Commit, staging every change first (stage_all) or just paths; finishes a merge once its markers are fixed. "+
+			"Nothing to commit gives committed: false.",
 		destructive, (*Service).GitCommit)
 	define("editor::git::undo-commit",
 		"Undo the last commit like git reset --soft HEAD~1: its changes stay staged. "+
@@ -46,9 +45,6 @@ func init() {
 }
 
 func (s *Service) GitCommit(ctx context.Context, req *GitCommitRequest) (*GitCommitResponse, error) {
-	if strings.TrimSpace(req.Message) == "" {
-		return nil, invalid("message is empty; say what the commit does, e.g. \"Add retry to the HTTP client\"")
-	}
 	var out *GitCommitResponse
 	err := s.gitWrite(ctx, false, func(root string, r *gitops.Repo) error {
 		opt := gitops.CommitOptions{Message: req.Message, StageAll: req.StageAll == nil || *req.StageAll}
@@ -137,38 +133,78 @@ func (s *Service) GitUndoCommit(ctx context.Context, req *GitUndoCommitRequest) 
 }
 
 type GitStashRequest struct {
-	Action           string `json:"action" enum:"push,pop" desc:"push or pop."`
-	IncludeUntracked bool   `json:"include_untracked,omitempty" default:"false" desc:"push: stash untracked files too, like git stash -u."`
-	Message          string `json:"message,omitempty" desc:"push: the stash's description."`
+	Action           string   `json:"action" enum:"push,pop,apply,drop,list,show" desc:"push, pop, apply, drop, list or show."`
+	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"stash@{n} (default 0)."`
+	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push: untracked files too (-u)."`
+	Message          string   `json:"message,omitempty" desc:"push: description."`
+	Paths            []string `json:"paths,omitempty" desc:"push: only these paths."`
+}
+
+type GitStashEntry struct {
+	Index   int    `json:"index" desc:"n of stash@{n}; 0 is the newest."`
+	Name    string `json:"name" desc:"stash@{n}."`
+	Message string `json:"message" desc:"As git stash list shows it."`
+	Branch  string `json:"branch" desc:"The branch it was made on."`
+	Date    int64  `json:"date" desc:"When it was made, Unix seconds."`
 }
 
 type GitStashResponse struct {
-	Action  string `json:"action" desc:"The action, as requested."`
-	OK      bool   `json:"ok" desc:"True when the stash was saved or applied. False when nothing was done: no local changes to save, no stash to pop, or a pop that would overwrite local changes (the stash is then kept); summary says which."`
-	Summary string `json:"summary" desc:"What happened, or why nothing did, naming the files in the way."`
+	Action    string          `json:"action" desc:"The action, as requested."`
+	OK        bool            `json:"ok" desc:"True when the action was done. False when nothing was: no changes to save, no such stash, local changes in the way, or a pop/apply that left conflicts (the stash is then kept); summary says which."`
+	Summary   string          `json:"summary" desc:"What happened, or why not, naming the files in the way and the next step."`
+	Conflicts []string        `json:"conflicts" desc:"pop/apply: root-relative paths left with conflict markers (stages 1-3 in the index)."`
+	Entries   []GitStashEntry `json:"entries,omitempty" desc:"list: the stashes, newest first."`
+	Patch     string          `json:"patch,omitempty" desc:"show: the stash's changes against the commit it was made on, as a unified diff."`
+	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes; stashed untracked files end in \" (untracked)\"."`
 }
 
 func init() {
 	define("editor::git::stash",
-		"push saves staged and unstaged changes and resets the files to HEAD; "+
-			"pop re-applies the newest stash and drops it, in git's own stash format. "+
-			"A pop that would overwrite local changes gives ok: false and keeps the stash.",
+		"git stash in git's format: push (paths optional); pop/apply merge into changed files (on conflict the stash is kept, files get markers); "+
+			"drop; list; show.",
 		destructive, (*Service).GitStash)
 }
 
 func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStashResponse, error) {
-	if req.Action != "push" && req.Action != "pop" {
-		return nil, invalid("action must be push or pop, not %q", req.Action)
+	switch req.Action {
+	case "push", "pop", "apply", "drop", "list", "show":
+	default:
+		return nil, invalid("action must be push, pop, apply, drop, list or show, not %q", req.Action)
+	}
+	if req.Action != "push" && (len(req.Paths) > 0 || req.IncludeUntracked || req.Message != "") {
+		return nil, invalid("paths, include_untracked and message are for action push only")
+	}
+	if req.Action == "push" && req.Stash != "" {
+		return nil, invalid("stash names an existing stash (for pop, apply, drop, show); push makes a new one")
 	}
 	var out *GitStashResponse
-	err := s.gitWrite(ctx, true, func(root string, r *gitops.Repo) error {
+	worktree := req.Action == "push" || req.Action == "pop" || req.Action == "apply"
+	err := s.gitWrite(ctx, worktree, func(root string, r *gitops.Repo) error {
+		opt := gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, Stash: req.Stash}
+		for _, p := range req.Paths {
+			rel, err := s.gitSelection(root, r, p)
+			if err != nil {
+				return err
+			}
+			opt.Paths = append(opt.Paths, rel)
+		}
 		ev := s.gitEvents(ctx, root, r, "editor::git::stash")
-		res, err := r.Stash(ctx, gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, OnTouch: ev.add})
+		opt.OnTouch = ev.add
+		res, err := r.Stash(ctx, opt)
 		ev.flush()
 		if err != nil {
 			return err
 		}
-		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary}
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
+		for _, c := range res.Conflicts {
+			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
+		}
+		for _, e := range res.Entries {
+			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})
+		}
+		if req.Action == "list" && out.Entries == nil {
+			out.Entries = []GitStashEntry{}
+		}
 		return nil
 	})
 	return out, err
@@ -177,12 +213,20 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 // gitEventSink turns the files a git operation touched into change
 // events, journaled in batches.
 type gitEventSink struct {
-	s     *Service
-	ctx   context.Context
-	root  string
-	r     *gitops.Repo
-	cause string
-	evs   []workspace.Event
+	s       *Service
+	ctx     context.Context
+	root    string
+	r       *gitops.Repo
+	cause   string
+	evs     []workspace.Event
+	changed []bufferChange
+}
+
+// bufferChange is a file a git operation rewrote, for refreshing the open
+// buffer that still showed its old content.
+type bufferChange struct {
+	stored, abs   string
+	before, after string // versions
 }
 
 func (s *Service) gitEvents(ctx context.Context, root string, r *gitops.Repo, cause string) *gitEventSink {
@@ -193,6 +237,9 @@ func (g *gitEventSink) add(t gitops.Touched) {
 	l := loc{abs: g.r.Abs(t.Path), stored: fromRepo(g.root, g.r, t.Path)}
 	if t.Known {
 		g.evs = append(g.evs, g.s.changeEvent(g.root, l, g.cause, t.Kind, t.Before, t.After))
+		if t.Kind == "modified" {
+			g.changed = append(g.changed, bufferChange{stored: l.stored, abs: l.abs, before: Version(t.Before), after: Version(t.After)})
+		}
 	} else {
 		// Binary or very large: the event says what changed, without a patch.
 		g.evs = append(g.evs, workspace.Event{Root: g.root, Path: l.stored, Kind: t.Kind, Cause: g.cause, Truncated: true})
@@ -207,25 +254,77 @@ func (g *gitEventSink) flush() {
 		g.s.emit(g.ctx, g.evs...)
 		g.evs = nil
 	}
+	g.refreshBuffers()
+}
+
+// refreshBuffers moves each open buffer that showed a rewritten file's old
+// content (it was clean) to the new content's version and mtime, so the
+// record matches the disk after a switch, a pull or a stash pop. A buffer
+// whose version was already different keeps it: its holder must re-open.
+func (g *gitEventSink) refreshBuffers() {
+	if len(g.changed) == 0 {
+		return
+	}
+	changed := g.changed
+	g.changed = nil
+	byPath := map[string]bufferChange{}
+	for _, c := range changed {
+		if prev, ok := byPath[c.stored]; ok {
+			c.before = prev.before // several writes of one file: first to last
+		}
+		byPath[c.stored] = c
+	}
+	open := false
+	for _, b := range g.s.store.Load().Session(g.root).Buffers {
+		if c, ok := byPath[b.Path]; ok && b.Version == c.before {
+			open = true
+		}
+	}
+	if !open {
+		return
+	}
+	_, err := g.s.store.Update(g.ctx, func(rec *workspace.Record) (bool, error) {
+		sess := rec.Session(g.root)
+		any := false
+		for _, b := range sess.Buffers {
+			c, ok := byPath[b.Path]
+			if !ok || b.Version != c.before {
+				continue
+			}
+			b.Version = c.after
+			if in, err := g.s.jail.Stat(c.abs); err == nil {
+				b.Mtime = in.ModTime
+			}
+			if sess.Upsert(b) {
+				any = true
+			}
+		}
+		return any, nil
+	})
+	if err != nil {
+		g.s.warn("refreshing open buffers after " + g.cause + ": " + err.Error())
+	}
 }
 
 type GitSyncRequest struct {
-	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch, pull (fast-forward only) or push (to the upstream, or the same name on origin)."`
+	Action string `json:"action" enum:"fetch,pull,push" desc:"fetch, pull or push."`
+	Mode   string `json:"mode,omitempty" enum:"ff-only,merge,rebase" default:"ff-only" desc:"pull: ff-only or merge (rebase unsupported)."`
 }
 
 type GitSyncResponse struct {
-	Action  string `json:"action" desc:"The action, as requested."`
-	OK      bool   `json:"ok" desc:"True when the action succeeded (also when there was nothing to do). False when the remote could not be reached or refused (credentials, non-fast-forward push), the network hung past git_timeout_ms, or a pull would need a merge or overwrite local changes; summary says which."`
-	Summary string `json:"summary" desc:"What happened, or why not, in a sentence."`
-	Ahead   int    `json:"ahead" desc:"Afterwards: commits on the branch that its upstream lacks."`
-	Behind  int    `json:"behind" desc:"Afterwards: commits on the upstream that the branch lacks."`
+	Action    string   `json:"action" desc:"The action, as requested."`
+	OK        bool     `json:"ok" desc:"True when the action succeeded (also when there was nothing to do). False when the remote could not be reached or refused, the network hung past git_timeout_ms, a pull was refused, or a merge left conflicts; summary says which."`
+	Summary   string   `json:"summary" desc:"What happened, or why not, and the next step."`
+	Ahead     int      `json:"ahead" desc:"Afterwards: commits on the branch that its upstream lacks."`
+	Behind    int      `json:"behind" desc:"Afterwards: commits on the upstream that the branch lacks."`
+	Stale     bool     `json:"stale" desc:"True when the remote was not reached: ahead and behind are as of the last completed fetch, not the remote now."`
+	Conflicts []string `json:"conflicts" desc:"pull with mode merge: root-relative paths left with conflict markers."`
 }
 
 func init() {
 	define("editor::git::sync",
-		"fetch, pull (fast-forward only: a diverged branch gives ok: false, nothing merged) or push the current branch. "+
-			"Credentials come from where git finds them (ssh agent, credential helper, URL); "+
-			"a silent remote ends at git_timeout_ms (15 s) with ok: false. Files a pull changes appear in editor::changes.",
+		"fetch, pull (fast-forward, or mode merge) or push the current branch, with git's credentials; progress when asked. "+
+			"A silent remote ends at git_timeout_ms: ok false, stale true.",
 		openWorld, (*Service).GitSync)
 }
 
@@ -233,21 +332,40 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 	if req.Action != "fetch" && req.Action != "pull" && req.Action != "push" {
 		return nil, invalid("action must be fetch, pull or push, not %q", req.Action)
 	}
+	switch req.Mode {
+	case "", gitops.PullFFOnly, gitops.PullMerge:
+	case gitops.PullRebase:
+		return nil, invalid("mode rebase is not supported; pull with mode \"merge\" instead (a merge commit, or conflicts that editor::git::commit finishes)")
+	default:
+		return nil, invalid("mode must be ff-only, merge or rebase, not %q", req.Mode)
+	}
+	if req.Mode != "" && req.Action != "pull" {
+		return nil, invalid("mode is for action pull only")
+	}
+	progress := ProgressFrom(ctx)
 	var out *GitSyncResponse
 	// A pull rewrites worktree files; fetch and push touch only .git.
 	err := s.gitWrite(ctx, req.Action == "pull", func(root string, r *gitops.Repo) error {
 		ev := s.gitEvents(ctx, root, r, "editor::git::sync")
 		res, err := r.Sync(ctx, gitops.SyncOptions{
-			Action:  req.Action,
-			Timeout: time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
-			OnTouch: ev.add,
+			Action:   req.Action,
+			Mode:     req.Mode,
+			Timeout:  time.Duration(s.cfg.Limits.GitTimeoutMS) * time.Millisecond,
+			OnTouch:  ev.add,
+			Progress: func(done, total int, msg string) { progress(float64(done), float64(total), msg) },
 		})
 		ev.flush()
 		if err != nil {
 			return err
 		}
-		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind}
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
+		for _, c := range res.Conflicts {
+			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
+		}
 		return nil
 	})
+	if err == nil {
+		progress(3, 3, "done")
+	}
 	return out, err
 }

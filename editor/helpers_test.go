@@ -157,7 +157,7 @@ func (e *tcEnv) checkCanary() {
 // paths lists the buffer paths of the active root, in tab order.
 func (e *tcEnv) buffers(s *Service) []string {
 	e.t.Helper()
-	v, err := s.BuffersList(context.Background(), nil)
+	v, err := s.BuffersList(context.Background(), &BuffersListRequest{Limit: viewLimitCap})
 	if err != nil {
 		e.t.Fatalf("buffers::list: %v", err)
 	}

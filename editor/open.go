@@ -33,7 +33,7 @@ func init() {
 	define("editor::open",
 		"Read a text file as numbered lines: all of it, or limit lines from offset (files up to max_read_bytes). "+
 			"version is the whole file's: pass it as expected_version. Adds a tab in the user's editor unless tab: false. "+
-			"Binary files are refused. Example: {\"path\": \"a.go\", \"offset\": 120, \"limit\": 40, \"tab\": false}.",
+			"Example: {\"path\": \"a.go\", \"offset\": 120, \"limit\": 40, \"tab\": false}.",
 		readOnly, (*Service).Open)
 }
 

@@ -206,6 +206,15 @@ type disk struct {
 }
 
 func (s *Service) readDisk(l loc) (disk, error) {
+	d, err := s.readDiskBytes(l)
+	if err == nil && d.exists {
+		d.version = Version(d.data)
+	}
+	return d, err
+}
+
+// readDiskBytes is readDisk without the version.
+func (s *Service) readDiskBytes(l loc) (disk, error) {
 	res, err := s.jail.ReadFile(l.abs, 0)
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
@@ -216,7 +225,7 @@ func (s *Service) readDisk(l loc) (disk, error) {
 	if res.Truncated {
 		return disk{}, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is %d bytes on disk, over max_read_bytes; it cannot be checked or saved through the editor", display(l.stored), res.Info.Size)
 	}
-	return disk{exists: true, data: res.Data, version: Version(res.Data), mtime: res.Info.ModTime}, nil
+	return disk{exists: true, data: res.Data, mtime: res.Info.ModTime}, nil
 }
 
 func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []byte, req *SaveRequest) (*SaveResponse, error) {
@@ -269,7 +278,7 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
 func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
-	return s.writeAs(ctx, root, l, cur, content, create, "editor::save", nil)
+	return s.writeAs(ctx, root, l, cur, content, create, causeOf(ctx, "editor::save"), nil)
 }
 
 // writeAs is write for the function cause; ev, when not nil, is the change
@@ -289,11 +298,12 @@ func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, con
 			if slippedInHook != nil {
 				slippedInHook()
 			}
-			now, err := s.readDisk(l)
+			// The same bytes as checked, compared (not hashed again).
+			now, err := s.readDiskBytes(l)
 			if err != nil {
 				return err
 			}
-			if now.exists != cur.exists || now.version != cur.version {
+			if now.exists != cur.exists || !bytes.Equal(now.data, cur.data) {
 				return errSlippedIn
 			}
 			return nil
@@ -311,7 +321,7 @@ func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, con
 		kind = "created"
 	}
 	if ev == nil {
-		e := s.changeEvent(root, l, cause, kind, cur.data, content)
+		e := s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version)
 		ev = &e
 	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed

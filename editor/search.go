@@ -47,6 +47,14 @@ type SearchResponse struct {
 	FilesScanned int          `json:"files_scanned" desc:"Files considered, in path order, before the search ended (all of them unless truncated)."`
 	Truncated    bool         `json:"truncated" desc:"True when more matches exist than max_matches; narrow the pattern or globs, or raise max_matches."`
 	Root         string       `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	Skipped      []SearchSkip `json:"skipped" desc:"Files considered but not searched to their end, and why (binary, unreadable, a line over 8 MiB); the first 20 in path order."`
+	SkippedTotal int          `json:"skipped_total" desc:"How many files were skipped in all."`
+}
+
+// SearchSkip is a file a search did not read to its end.
+type SearchSkip struct {
+	Path   string `json:"path" desc:"Root-relative path of the file."`
+	Reason string `json:"reason" desc:"Why: binary (a NUL byte; hits before it are kept), unreadable, not a regular file, or a line longer than 8 MiB."`
 }
 
 // searchMaxCap bounds one response.
@@ -55,8 +63,8 @@ const searchMaxCap = 20_000
 func init() {
 	define("editor::search",
 		"Search file contents like ripgrep (RE2 or literal, line by line); "+
-			"output lines (path, then line:col: text), files (rg -l) or count (rg -c). Honours .gitignore; "+
-			"skips noise folders, denied and binary files and files over max_file_bytes. "+
+			"output lines, files (rg -l) or count (rg -c). Honours .gitignore; "+
+			"skips noise folders, denied and binary files (named in skipped). "+
 			"At most max_matches (2000), in path order. "+
 			"Example: {\"pattern\": \"TODO\", \"include_glob\": [\"*.go\"], \"context_lines\": 2}.",
 		readOnly, (*Service).Search)
@@ -96,7 +104,11 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated, Root: root}
+	out := &SearchResponse{Files: make([]SearchFile, len(res.Files)), Total: res.Total, FilesScanned: res.FilesScanned, Truncated: res.Truncated, Root: root,
+		Skipped: make([]SearchSkip, len(res.Skipped)), SkippedTotal: res.SkippedTotal}
+	for i, k := range res.Skipped {
+		out.Skipped[i] = SearchSkip(k)
+	}
 	for i, f := range res.Files {
 		hits := make([]SearchHit, len(f.Hits))
 		for k, h := range f.Hits {

@@ -35,7 +35,7 @@ func TestSearchFunction(t *testing.T) {
 		`{"path":"a-b.txt","hits":[{"line":1,"column":3,"text":"x TODO y TODO","ranges":[[2,6],[9,13]]}]},` +
 		`{"path":"a.txt","hits":[{"line":2,"column":1,"text":"TODO: one","ranges":[[0,4]]}]},` +
 		`{"path":"a/b.txt","hits":[{"line":1,"column":1,"text":"TODO two","ranges":[[0,4]]}]}` +
-		`],"total":3,"files_scanned":5,"truncated":false,"root":"` + s.start + `"}`
+		`],"total":3,"files_scanned":5,"truncated":false,"root":"` + s.start + `","skipped":[{"path":"bin.dat","reason":"binary: a NUL byte"}],"skipped_total":1}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}
@@ -44,7 +44,7 @@ func TestSearchFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true,"root":"` + s.start + `"}`; string(raw) != want {
+	if want := `{"files":[{"path":"a.txt","hits":[{"line":1,"column":1,"text":"alpha","ranges":[[0,5]]}]}],"total":1,"files_scanned":1,"truncated":true,"root":"` + s.start + `","skipped":[],"skipped_total":0}`; string(raw) != want {
 		t.Fatalf("through the catalog:\n got %s\nwant %s", raw, want)
 	}
 	for _, tc := range []struct{ args, want string }{
@@ -89,14 +89,16 @@ func TestSearchFunctionDeterministic(t *testing.T) {
 	}
 }
 
-func TestSearchSkipsLargeFiles(t *testing.T) {
+// Files over max_file_bytes are searched too, in pieces (issue 12; they
+// used to be skipped silently).
+func TestSearchLargeFilesToo(t *testing.T) {
 	s, root := fsService(t, map[string]string{"small.txt": "needle\n"}, func(c *Config) { c.Limits.MaxFileBytes = 100 })
 	os.WriteFile(filepath.Join(root, "large.txt"), []byte(strings.Repeat("needle\n", 100)), 0o644)
 	r, err := s.Search(context.Background(), &SearchRequest{Pattern: "needle"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Files) != 1 || r.Files[0].Path != "small.txt" {
+	if len(r.Files) != 2 || r.Files[0].Path != "large.txt" || len(r.Files[0].Hits) != 100 || r.SkippedTotal != 0 {
 		t.Fatalf("%+v", r.Files)
 	}
 }

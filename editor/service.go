@@ -182,7 +182,12 @@ func (s *Service) Config() Config { return s.cfg }
 func (s *Service) StateDir() string { return s.store.Dir() }
 
 // root returns the active root of the shared record.
-func (s *Service) root() (string, error) { return s.rootOf(s.store.Load()) }
+func (s *Service) root() (string, error) {
+	var r string
+	var err error
+	s.store.View(func(rec *workspace.Record) { r, err = s.rootOf(rec) })
+	return r, err
+}
 
 // rootOf is the active root of rec as this process serves it: the shared
 // active root, or this process's own --root while the shared one is

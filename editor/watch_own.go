@@ -28,11 +28,9 @@ type ownEvent struct {
 // once the writes lock says that every write of ours the batch could have
 // seen is journaled (writing.go).
 type ownTracker struct {
-	store  *workspace.Store
-	tok    workspace.JournalToken // the journal as last read
-	cursor int64                  // its last seq read
-	n      uint64                 // events taken so far (ownEvent.n)
-	byKey  map[string][]ownEvent  // by path, and by from for moves
+	follow *workspace.Follower   // reads only what the journal gained
+	n      uint64                // events taken so far (ownEvent.n)
+	byKey  map[string][]ownEvent // by path, and by from for moves
 	// forgotten: for a path reported external, how many events had been
 	// read when the content reported was read (candidate.seen). Our events
 	// read by then are older than that content, so they cannot be the
@@ -41,28 +39,21 @@ type ownTracker struct {
 }
 
 func newOwnTracker(store *workspace.Store) *ownTracker {
-	t := &ownTracker{store: store, byKey: map[string][]ownEvent{}, forgotten: map[string]uint64{}}
-	t.tok = store.JournalChanged()
-	_, t.cursor, _, _ = store.Since(1 << 62) // the current end: only new events
-	return t
+	// From the journal's current end: only new events.
+	return &ownTracker{follow: store.NewFollower(), byKey: map[string][]ownEvent{}, forgotten: map[string]uint64{}}
 }
 
-// sync reads what the journal gained since the last sync; a journal that
-// did not change is not parsed again. lost is true when events were
-// dropped from the journal (changes_kept) before they could be read.
+// sync reads what the journal gained since the last sync (only the bytes
+// appended since; an unchanged journal costs a stat). lost is true when
+// events were dropped from the journal (changes_kept) before they could be
+// read.
 func (t *ownTracker) sync() (lost bool) {
-	tok := t.store.JournalChanged()
-	if tok == t.tok && tok != (workspace.JournalToken{}) {
-		return false
-	}
-	// Since returns each event once: those after the cursor, or all of a
-	// journal that restarted (deleted) below it.
-	evs, next, reset, err := t.store.Since(t.cursor)
+	// The follower returns each event once: those after its cursor, or all
+	// of a journal that restarted (deleted) below it.
+	evs, lost, err := t.follow.Poll()
 	if err != nil {
 		return false
 	}
-	lost = reset && next >= t.cursor
-	t.tok, t.cursor = tok, next
 	t.add(evs, time.Now())
 	return lost
 }

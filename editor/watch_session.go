@@ -8,6 +8,7 @@ package editor
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -45,6 +46,7 @@ type watchSession struct {
 	cacheBytes int
 	recent     map[string]string // path → version last accounted for
 	recTok     int64
+	recSig     uint64 // sessionSig of the record last loaded
 
 	pend      map[string]*pending
 	firstPend time.Time
@@ -229,11 +231,42 @@ func (ses *watchSession) pollRecord() bool {
 	if root, _ := ses.s.rootOf(rec); root != ses.root {
 		return false
 	}
-	ses.loadSession(rec)
-	ses.ensurePrio()
-	ses.loadCache()
+	// A save changes only a buffer's version: the open paths and expanded
+	// folders, all that the session reads here, are the same, and with
+	// thousands of buffers reloading them on every save would cost more
+	// than the save.
+	if sig := sessionSig(rec, ses.root); sig != ses.recSig || sig == 0 {
+		ses.recSig = sig
+		ses.loadSession(rec)
+		ses.ensurePrio()
+		ses.loadCache()
+	}
 	ses.status()
 	return true
+}
+
+// sigSeed keys sessionSig for the life of the process.
+var sigSeed = maphash.MakeSeed()
+
+// sessionSig identifies the open buffers' paths and the expanded folders of
+// root in rec (not the buffers' versions); 0 when there is no session.
+func sessionSig(rec *workspace.Record, root string) uint64 {
+	se := rec.Sessions[root]
+	if se == nil {
+		return 0
+	}
+	var h maphash.Hash
+	h.SetSeed(sigSeed)
+	for _, b := range se.Buffers {
+		h.WriteString(b.Path)
+		h.WriteByte(0)
+	}
+	h.WriteByte(1)
+	for _, e := range se.Expanded {
+		h.WriteString(e)
+		h.WriteByte(0)
+	}
+	return h.Sum64() | 1
 }
 
 // skip reports paths the watcher never looks at: .git (git's own files)

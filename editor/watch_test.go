@@ -145,20 +145,32 @@ func twReady(t testing.TB, s *Service, root string) WatcherStatus {
 // twCursor is the journal's current end.
 func twCursor(t testing.TB, s *Service) string {
 	t.Helper()
-	r, err := s.Changes(context.Background(), &ChangesRequest{})
-	if err != nil {
-		t.Fatal(err)
+	cursor := ""
+	for {
+		r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor, Limit: changesLimitCap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cursor = r.Cursor; r.More == 0 {
+			return cursor
+		}
 	}
-	return r.Cursor
 }
 
+// twSince is every event after cursor, page after page.
 func twSince(t testing.TB, s *Service, cursor string) []workspace.Event {
 	t.Helper()
-	r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor})
-	if err != nil {
-		t.Fatal(err)
+	var all []workspace.Event
+	for {
+		r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor, Limit: changesLimitCap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r.Changes...)
+		if cursor = r.Cursor; r.More == 0 {
+			return all
+		}
 	}
-	return r.Changes
 }
 
 // twWait returns every event after cursor once the changes made so far

@@ -11,24 +11,42 @@ import (
 
 // WorkspaceView is the shared record of one root, as every surface sees it.
 type WorkspaceView struct {
-	Root     string             `json:"root" desc:"Absolute path of the workspace root."`
-	Buffers  []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened."`
-	Expanded []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative."`
-	Focus    *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
+	Root          string             `json:"root" desc:"Absolute path of the workspace root."`
+	Buffers       []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened; one page of them (offset, limit)."`
+	Expanded      []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative; one page of them (offset, limit)."`
+	Focus         *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
+	BuffersTotal  int                `json:"buffers_total" desc:"How many buffers are open in all."`
+	ExpandedTotal int                `json:"expanded_total" desc:"How many folders are expanded in all."`
+	More          int                `json:"more" desc:"Buffers or expanded folders past this page (the larger count); call again with offset raised by limit for them."`
 }
 
 type WorkspaceOpenRequest struct {
 	Root string `json:"root" desc:"Folder to make the root: absolute, or relative to the current root."`
 }
 
-type WorkspaceGetRequest struct{}
+type WorkspaceGetRequest struct {
+	Offset int `json:"offset,omitempty" default:"0" desc:"Skip this many buffers and expanded folders (paging)."`
+	Limit  int `json:"limit,omitempty" default:"100" desc:"At most this many buffers and this many expanded folders (default 100, at most 10,000)."`
+}
 
-type BuffersListRequest struct{}
+type BuffersListRequest struct {
+	Offset int `json:"offset,omitempty" default:"0" desc:"Skip this many buffers (paging)."`
+	Limit  int `json:"limit,omitempty" default:"100" desc:"Buffers at most (default 100, up to 10,000)."`
+}
 
 type BuffersListResponse struct {
-	Root    string             `json:"root" desc:"Absolute path of the workspace root."`
-	Buffers []workspace.Buffer `json:"buffers" desc:"Open files, in the order they were opened."`
+	Root         string             `json:"root" desc:"Absolute path of the workspace root."`
+	Buffers      []workspace.Buffer `json:"buffers" desc:"Open files, in the order they were opened; one page of them (offset, limit)."`
+	BuffersTotal int                `json:"buffers_total" desc:"How many buffers are open in all."`
+	More         int                `json:"more" desc:"Buffers past this page; call again with offset raised by limit for them."`
 }
+
+const (
+	// viewLimit and viewLimitCap bound one page of buffers and expanded
+	// folders: a default page stays well under 32 KiB of text.
+	viewLimit    = 100
+	viewLimitCap = 10_000
+)
 
 type BuffersCloseRequest struct {
 	Path string `json:"path" desc:"Buffer to close."`
@@ -57,9 +75,32 @@ func init() {
 		idempotent, (*Service).BuffersClose)
 }
 
-func (s *Service) view(rec *workspace.Record, root string) *WorkspaceView {
-	ses := rec.Session(root)
-	return &WorkspaceView{Root: root, Buffers: ses.Buffers, Expanded: ses.Expanded, Focus: ses.Focus}
+// view is one page of root's session in rec: offset and limit as given
+// (0: the default limit).
+func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*WorkspaceView, error) {
+	if offset < 0 {
+		return nil, invalid("offset must be 0 or more, not %d", offset)
+	}
+	limit, err := countArg("limit", limit, viewLimit, viewLimitCap)
+	if err != nil {
+		return nil, err
+	}
+	ses := rec.Sessions[root] // not Session(root): rec may be shared (Store.View)
+	if ses == nil {
+		ses = &workspace.Session{}
+	}
+	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded)}
+	v.Buffers = page(ses.Buffers, offset, limit)
+	v.Expanded = page(ses.Expanded, offset, limit)
+	v.More = max(len(ses.Buffers), len(ses.Expanded)) - min(offset+limit, max(len(ses.Buffers), len(ses.Expanded)))
+	return v, nil
+}
+
+// page is list[offset:offset+limit], clipped, copied, never nil.
+func page[T any](list []T, offset, limit int) []T {
+	lo := min(offset, len(list))
+	hi := min(lo+limit, len(list))
+	return append(make([]T, 0, hi-lo), list[lo:hi]...)
 }
 
 func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) (*WorkspaceView, error) {
@@ -103,26 +144,44 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 		return nil, err
 	}
 	CallerFrom(ctx).SawRoot(root) // re-synced: the caller asked for this root
-	return s.view(rec, root), nil
+	return s.view(rec, root, 0, 0)
 }
 
-func (s *Service) WorkspaceGet(ctx context.Context, _ *WorkspaceGetRequest) (*WorkspaceView, error) {
-	rec := s.store.Load()
-	root, err := s.rootOf(rec)
+func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*WorkspaceView, error) {
+	if req == nil {
+		req = &WorkspaceGetRequest{}
+	}
+	var v *WorkspaceView
+	var err error
+	s.store.View(func(rec *workspace.Record) {
+		var root string
+		if root, err = s.rootOf(rec); err != nil {
+			return
+		}
+		CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
+		v, err = s.view(rec, root, req.Offset, req.Limit)
+	})
+	return v, err
+}
+
+func (s *Service) BuffersList(ctx context.Context, req *BuffersListRequest) (*BuffersListResponse, error) {
+	if req == nil {
+		req = &BuffersListRequest{}
+	}
+	var v *WorkspaceView
+	var err error
+	s.store.View(func(rec *workspace.Record) {
+		var root string
+		if root, err = s.rootOf(rec); err != nil {
+			return
+		}
+		v, err = s.view(rec, root, req.Offset, req.Limit)
+	})
 	if err != nil {
 		return nil, err
 	}
-	CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
-	return s.view(rec, root), nil
-}
-
-func (s *Service) BuffersList(ctx context.Context, _ *BuffersListRequest) (*BuffersListResponse, error) {
-	rec := s.store.Load()
-	root, err := s.rootOf(rec)
-	if err != nil {
-		return nil, err
-	}
-	return &BuffersListResponse{Root: root, Buffers: rec.Session(root).Buffers}, nil
+	more := max(v.BuffersTotal-req.Offset-len(v.Buffers), 0)
+	return &BuffersListResponse{Root: v.Root, Buffers: v.Buffers, BuffersTotal: v.BuffersTotal, More: more}, nil
 }
 
 func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*BuffersCloseResponse, error) {
@@ -147,13 +206,20 @@ func (s *Service) BuffersClose(ctx context.Context, req *BuffersCloseRequest) (*
 // remember records or refreshes a buffer in the active root's session. A
 // buffer already recorded as it is costs a stat of the record, no lock.
 func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer) error {
-	for _, have := range s.store.Load().Session(root).Buffers {
-		if have.Path == b.Path {
-			b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+	same := false
+	s.store.View(func(r *workspace.Record) {
+		if ses := r.Sessions[root]; ses != nil {
+			for _, have := range ses.Buffers {
+				if have.Path == b.Path {
+					b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+					same = have == b
+					break
+				}
+			}
 		}
-		if have == b {
-			return nil
-		}
+	})
+	if same {
+		return nil
 	}
 	_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		return r.Session(root).Upsert(b), nil

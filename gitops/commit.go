@@ -40,11 +40,15 @@ const maxStageBytes = 256 << 20
 // Nothing to commit is Committed false with a summary, not an error.
 func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, error) {
 	msg := cleanMessage(opt.Message)
+	merging := r.mergeInProgress()
+	if msg == "" && len(merging) > 0 {
+		msg = r.mergeMessage()
+	}
 	if msg == "" {
 		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "the commit message is empty; pass a message that says what the change does")
 	}
-	if _, err := r.gfs.Stat("MERGE_HEAD"); err == nil {
-		return nil, shell.Errorf(shell.CodeGitFailed, r.top, "a merge is in progress in %s; finish it with git (git commit) or abort it (git merge --abort)", r.top)
+	if len(merging) > 0 && len(opt.Paths) > 0 {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "a merge is in progress, and a merge is committed whole, not by paths (git refuses a partial commit during a merge too); commit without paths, or abandon the merge with editor::git::merge action abort")
 	}
 	h, err := r.head()
 	if err != nil {
@@ -57,7 +61,12 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	defer lk.rollback()
 	idx := lk.idx
 	if conf := idx.conflicted(); len(conf) > 0 {
-		return nil, shell.Errorf(shell.CodeGitFailed, r.Abs(conf[0]), "%s is in conflict; resolve it and stage it with git before committing", conf[0])
+		if !opt.StageAll || len(opt.Paths) > 0 {
+			return nil, shell.Errorf(shell.CodeGitFailed, r.Abs(conf[0]), "%s is in conflict; edit it to resolve the conflict, then commit with stage_all: true", conf[0])
+		}
+		if err := r.resolveConflicts(idx, conf); err != nil {
+			return nil, err
+		}
 	}
 	var headTree plumbing.Hash
 	if !h.unborn() {
@@ -83,7 +92,7 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 		return nil, err
 	}
 	tree := buildIndexTree(commitIdx, true)
-	if tree.hash == headTree || (h.unborn() && len(tree.ents) == 0) {
+	if len(merging) == 0 && (tree.hash == headTree || (h.unborn() && len(tree.ents) == 0)) {
 		return &CommitResult{Summary: r.nothingToCommit(ctx, h, opt)}, nil
 	}
 	author, err := r.identity("author")
@@ -101,6 +110,7 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	if !h.unborn() {
 		parents = append(parents, h.hash)
 	}
+	parents = append(parents, merging...)
 	sha, err := r.writeCommit(tree.hash, parents, author, committer, msg)
 	if err != nil {
 		return nil, err
@@ -113,11 +123,17 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 		return nil, err
 	}
 	reflog := "commit: " + subject(msg)
-	if h.unborn() {
+	switch {
+	case h.unborn():
 		reflog = "commit (initial): " + subject(msg)
+	case len(merging) > 0:
+		reflog = "commit (merge): " + subject(msg)
 	}
 	if err := r.moveHead(h, sha, committer, reflog); err != nil {
 		return nil, err
+	}
+	if len(merging) > 0 {
+		r.clearMergeState()
 	}
 	where := h.shortBranch()
 	if where == "" {
@@ -468,4 +484,30 @@ func (r *Repo) lookupHeadBlob(tree plumbing.Hash, p string) ([]byte, bool) {
 	}
 	data, err := r.readBlob(te.hash)
 	return data, err == nil
+}
+
+// resolveConflicts stages the worktree version of each conflicted path,
+// as git add does after a conflict is fixed, refusing a file that still
+// holds conflict markers.
+func (r *Repo) resolveConflicts(idx *Index, paths []string) error {
+	for _, p := range paths {
+		w, err := r.readWorktree(p, true)
+		if err != nil {
+			return err
+		}
+		if w.exists && !w.isDir && hasConflictMarkers(w.data) {
+			return shell.Errorf(shell.CodeGitFailed, r.Abs(p), "%s still holds conflict markers (<<<<<<< ... >>>>>>>); edit it to keep the lines you want, then commit again", p)
+		}
+		kept := idx.Entries[:0]
+		for _, e := range idx.Entries {
+			if e.Path != p || e.Stage() == 0 {
+				kept = append(kept, e)
+			}
+		}
+		idx.Entries = kept
+		if err := r.stageFile(idx, p, r.cfg.boolean("core", "", "filemode", true)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

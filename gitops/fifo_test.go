@@ -40,7 +40,7 @@ func gitCalls() []gitCall {
 			return open(j, dir, func(r *Repo) error { _, err := r.Status(ctx); return err })
 		}},
 		{"hunks", func(j *shell.Jail, dir string) error {
-			return open(j, dir, func(r *Repo) error { _, _, _, err := r.HunkSides("head", "a.txt", 1<<20); return err })
+			return open(j, dir, func(r *Repo) error { _, _, _, err := r.HunkSides("head", "", "a.txt", 1<<20); return err })
 		}},
 		{"show", func(j *shell.Jail, dir string) error {
 			return open(j, dir, func(r *Repo) error { _, _, err := r.Show("HEAD", "a.txt", 1<<20); return err })

@@ -232,3 +232,8 @@ func (f *fixture) checkStatus(context string) *Status {
 	}
 	return st
 }
+
+func runCmd(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), err
+}

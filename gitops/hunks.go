@@ -20,12 +20,14 @@ const (
 	AgainstIndex    = "index"    // HEAD -> index (git diff --cached)
 	AgainstHead     = "head"     // HEAD -> working file (git diff HEAD)
 	AgainstUpstream = "upstream" // upstream's commit -> working file
+	AgainstRev      = "rev"      // any revision -> working file (git diff <rev> -- path)
 )
 
 // HunkSides returns the two sides to diff for path. untracked is true for
 // a file git does not track (then the sides are empty). A path absent on
 // both sides is not_found. maxBytes bounds each side (too_large).
-func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Side, untracked bool, err error) {
+// With against "rev", rev names the revision (anything revParse takes).
+func (r *Repo) HunkSides(against, rev, path string, maxBytes int64) (before, after Side, untracked bool, err error) {
 	idx, err := r.sharedIndex()
 	if err != nil {
 		return before, after, false, err
@@ -33,7 +35,7 @@ func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Si
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= path })
 	for ; i < len(idx.Entries) && idx.Entries[i].Path == path; i++ {
 		if idx.Entries[i].Stage() != 0 {
-			return before, after, false, shell.Errorf(shell.CodeGitFailed, r.Abs(path), "%s is in conflict (a merge left it unresolved); resolve it and stage it with git first", path)
+			return before, after, false, shell.Errorf(shell.CodeGitFailed, r.Abs(path), "%s is in conflict (a merge left it unresolved); its sides are editor::git::show rev \":1\", \":2\" and \":3\"; fix the markers in the file, then finish with editor::git::commit", path)
 		}
 	}
 	ie := idx.entry(path)
@@ -66,17 +68,17 @@ func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Si
 				return Side{}, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the upstream %s has not been fetched; run editor::git::sync with action fetch", short)
 			}
 			ok = true
-		} else if c, ok, err = r.resolve(rev); err != nil {
+		} else if c, ok, err = r.revParse(rev); err != nil {
 			return Side{}, err
 		}
 		if !ok {
 			return Side{}, nil
 		}
-		ci, err := r.readCommit(c)
+		tree, err := r.treeOf(c)
 		if err != nil {
 			return Side{}, err
 		}
-		te, found, err := r.lookupPath(ci.tree, path)
+		te, found, err := r.lookupPath(tree, path)
 		if err != nil || !found || te.isDir() {
 			return Side{}, err
 		}
@@ -108,10 +110,16 @@ func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Si
 		if !before.Exists && !after.Exists && ie == nil && r.exists(path) {
 			return Side{}, Side{}, true, nil
 		}
-	case AgainstHead, AgainstUpstream:
-		rev := "HEAD"
-		if against == AgainstUpstream {
+	case AgainstHead, AgainstUpstream, AgainstRev:
+		switch against {
+		case AgainstHead:
+			rev = "HEAD"
+		case AgainstUpstream:
 			rev = ""
+		default:
+			if rev == "" {
+				return before, after, false, shell.Errorf(shell.CodeInvalidArgument, "", "against \"rev\" needs rev, the revision to compare with (main~2, a SHA, stash@{0})")
+			}
 		}
 		if before, err = fromCommit(rev); err != nil {
 			return
@@ -126,7 +134,7 @@ func (r *Repo) HunkSides(against, path string, maxBytes int64) (before, after Si
 			after = Side{}
 		}
 	default:
-		return before, after, false, shell.Errorf(shell.CodeInvalidArgument, "", "against must be worktree, index, head or upstream, not %q", against)
+		return before, after, false, shell.Errorf(shell.CodeInvalidArgument, "", "against must be worktree, index, head, upstream or rev, not %q", against)
 	}
 	if !before.Exists && !after.Exists {
 		return before, after, false, shell.Errorf(shell.CodeNotFound, r.Abs(path), "%s is not in the worktree, the index or the revision compared; check the path with editor::git::status", path)

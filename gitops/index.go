@@ -415,6 +415,17 @@ func (idx *Index) entry(path string) *IndexEntry {
 	return nil
 }
 
+// stageEntry returns path's entry at stage (0 to 3), if any.
+func (idx *Index) stageEntry(path string, stage int) *IndexEntry {
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= path })
+	for ; i < len(idx.Entries) && idx.Entries[i].Path == path; i++ {
+		if idx.Entries[i].Stage() == stage {
+			return &idx.Entries[i]
+		}
+	}
+	return nil
+}
+
 // conflicted reports whether any entry has a stage other than 0.
 func (idx *Index) conflicted() []string {
 	var out []string

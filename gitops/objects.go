@@ -132,21 +132,42 @@ func (r *Repo) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if h == emptyTree || h.IsZero() {
 		return nil, nil
 	}
+	if data, ok := r.memTrees[h]; ok {
+		return parseTree(data)
+	}
+	if ents, ok := treeCache.get(h); ok {
+		return ents, nil
+	}
 	obj, err := r.object(h, plumbing.TreeObject, 0)
 	if err != nil {
 		return nil, err
 	}
-	data := obj.data
+	out, err := parseTree(obj.data)
+	if err != nil {
+		return nil, gitErr(r.top, "read tree "+h.String(), err)
+	}
+	treeCache.put(h, out)
+	return out, nil
+}
+
+// treeCache keeps parsed trees across calls (a tree's name is its content,
+// so an entry never goes stale): a history walk reads each commit's trees
+// and its parent's, which the previous commit read. Callers must not
+// modify what they get.
+var treeCache = newLRU[plumbing.Hash](1<<14, one[[]treeEntry])
+
+// parseTree decodes a tree object's entries.
+func parseTree(data []byte) ([]treeEntry, error) {
 	var out []treeEntry
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		nul := bytes.IndexByte(data, 0)
 		if sp < 0 || nul < sp || nul+21 > len(data) {
-			return nil, gitErr(r.top, "read tree "+h.String(), errors.New("malformed tree"))
+			return nil, errors.New("malformed tree")
 		}
 		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
 		if err != nil {
-			return nil, gitErr(r.top, "read tree "+h.String(), err)
+			return nil, err
 		}
 		var e treeEntry
 		e.mode = normalMode(uint32(mode))
@@ -307,6 +328,28 @@ func (r *Repo) writeObject(typ plumbing.ObjectType, data []byte) (plumbing.Hash,
 	return h, nil
 }
 
+// holdTrees makes the trees of a built index tree readable (readTree)
+// without storing them: an operation that may yet be refused writes no
+// object.
+func (r *Repo) holdTrees(n *treeNode) {
+	if r.memTrees == nil {
+		r.memTrees = map[plumbing.Hash][]byte{}
+	}
+	var walk func(n *treeNode)
+	walk = func(n *treeNode) {
+		if _, ok := r.memTrees[n.hash]; ok {
+			return
+		}
+		r.memTrees[n.hash] = n.data
+		for _, e := range n.ents {
+			if e.sub != nil {
+				walk(e.sub)
+			}
+		}
+	}
+	walk(n)
+}
+
 // writeTrees stores every tree of a built index tree that the object store
 // lacks (a tree it has implies its subtrees).
 func (r *Repo) writeTrees(n *treeNode) error {
@@ -372,6 +415,11 @@ func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 	if obj.typ != plumbing.CommitObject {
 		return nil, fmt.Errorf("%s is a %s, not a commit", h, obj.typ)
 	}
+	return parseCommit(data), nil
+}
+
+// parseCommit decodes a commit object.
+func parseCommit(data []byte) *commitInfo {
 	c := &commitInfo{}
 	hdr, msg, _ := bytes.Cut(data, []byte("\n\n"))
 	c.message = string(msg)
@@ -389,7 +437,7 @@ func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 			c.time = identTime(v)
 		}
 	}
-	return c, nil
+	return c
 }
 
 // identTime reads the Unix time out of "Name <mail> 1700000000 +0100".

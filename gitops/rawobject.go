@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -151,53 +152,237 @@ func (r *Repo) packFile(p *pack) (billy.File, error) {
 	return p.file, nil
 }
 
-// readPackEntry reads the entry of h at off in p when it is not a delta
-// (errNotWhole when it is).
+// readPackEntry reads the entry of h at off in p, resolving deltas (an
+// ofs-delta against an earlier entry of the same pack, a ref-delta against
+// any object) with a cache of the bases this call has inflated: in a
+// history walk consecutive versions of a file are deltas of each other.
 func (r *Repo) readPackEntry(p *pack, h plumbing.Hash, off, limit int64) (rawObject, error) {
 	f, err := r.packFile(p)
 	if err != nil {
 		return rawObject{}, errNotWhole
 	}
-	var hdr [16]byte
-	n, err := f.ReadAt(hdr[:], off)
-	if n == 0 {
-		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: %v", p.name, h, off, err)
+	return r.packEntryAt(p, f, off, limit, 0)
+}
+
+// packChunk is how much of an entry is read at once: its header and, for
+// most trees and small blobs, all of its compressed data.
+const packChunk = 8 << 10
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, packChunk); return &b }}
+
+type inflater struct {
+	br *bufio.Reader
+	zr io.ReadCloser
+}
+
+var inflaterPool = sync.Pool{New: func() any { return &inflater{br: bufio.NewReaderSize(nil, 16<<10)} }}
+
+// inflateAt inflates size bytes whose zlib stream starts at pos of the
+// pack, head being the bytes of the pack already read from pos.
+func inflateAt(f io.ReaderAt, pos int64, head []byte, size int64) ([]byte, error) {
+	inf := inflaterPool.Get().(*inflater)
+	defer inflaterPool.Put(inf)
+	var src io.Reader = bytes.NewReader(head)
+	src = io.MultiReader(src, io.NewSectionReader(f, pos+int64(len(head)), 1<<62))
+	inf.br.Reset(src)
+	if inf.zr == nil {
+		zr, err := zlib.NewReader(inf.br)
+		if err != nil {
+			return nil, err
+		}
+		inf.zr = zr
+	} else if err := inf.zr.(zlib.Resetter).Reset(inf.br, nil); err != nil {
+		return nil, err
 	}
-	b := hdr[0]
+	return inflateExactly(inf.zr, size)
+}
+
+type baseKey struct {
+	p   *pack
+	off int64
+}
+
+func (r *Repo) packEntryAt(p *pack, f io.ReaderAt, off, limit int64, depth int) (rawObject, error) {
+	if depth > 64 {
+		return rawObject{}, errNotWhole
+	}
+	if b, ok := r.baseCache().get(baseKey{p, off}); ok {
+		if limit > 0 && int64(len(b.data)) > limit {
+			return rawObject{typ: b.typ, size: int64(len(b.data)), skipped: true}, nil
+		}
+		return rawObject{typ: b.typ, size: int64(len(b.data)), data: b.data}, nil
+	}
+	bp := chunkPool.Get().(*[]byte)
+	defer chunkPool.Put(bp)
+	buf := *bp
+	n, err := f.ReadAt(buf, off)
+	if n == 0 {
+		return rawObject{}, fmt.Errorf("pack %s: entry at %d: %v", p.name, off, err)
+	}
+	buf = buf[:n]
+	b := buf[0]
 	kind := int(b>>4) & 7
 	size := int64(b & 15)
 	i, shift := 1, 4
 	for b&0x80 != 0 {
 		if i >= n || shift > 56 {
-			return rawObject{}, fmt.Errorf("pack %s: object %s at %d: bad entry header", p.name, h, off)
+			return rawObject{}, fmt.Errorf("pack %s: entry at %d: bad entry header", p.name, off)
 		}
-		b = hdr[i]
+		b = buf[i]
 		size |= int64(b&0x7f) << shift
 		i, shift = i+1, shift+7
 	}
-	if kind == packOfsDelta || kind == packRefDelta {
-		return rawObject{}, errNotWhole
+	switch kind {
+	case packOfsDelta, packRefDelta:
+		var base rawObject
+		if kind == packOfsDelta {
+			if i >= n {
+				return rawObject{}, errNotWhole
+			}
+			c := buf[i]
+			i++
+			rel := int64(c & 0x7f)
+			for c&0x80 != 0 {
+				if i >= n {
+					return rawObject{}, errNotWhole
+				}
+				c = buf[i]
+				i++
+				rel = ((rel + 1) << 7) | int64(c&0x7f)
+			}
+			if rel <= 0 || rel > off {
+				return rawObject{}, fmt.Errorf("pack %s: entry at %d: bad delta base offset", p.name, off)
+			}
+			if base, err = r.packEntryAt(p, f, off-rel, 0, depth+1); err != nil {
+				return rawObject{}, err
+			}
+		} else {
+			if i+20 > n {
+				return rawObject{}, errNotWhole
+			}
+			var bh plumbing.Hash
+			copy(bh[:], buf[i:i+20])
+			i += 20
+			if base, err = r.readRaw(bh, 0); err != nil {
+				return rawObject{}, err
+			}
+		}
+		delta, err := inflateAt(f, off+int64(i), buf[i:], size)
+		if err != nil {
+			return rawObject{}, fmt.Errorf("pack %s: delta at %d: %w", p.name, off, err)
+		}
+		data, err := applyDelta(base.data, delta)
+		if err != nil {
+			return rawObject{}, fmt.Errorf("pack %s: delta at %d: %w", p.name, off, err)
+		}
+		obj := rawObject{typ: base.typ, size: int64(len(data)), data: data}
+		r.keepBase(p, off, obj)
+		if limit > 0 && obj.size > limit {
+			return rawObject{typ: obj.typ, size: obj.size, skipped: true}, nil
+		}
+		return obj, nil
 	}
 	if kind >= len(packTypes) || packTypes[kind] == plumbing.InvalidObject {
-		return rawObject{}, fmt.Errorf("pack %s: object %s at %d: unknown entry type %d", p.name, h, off, kind)
+		return rawObject{}, fmt.Errorf("pack %s: entry at %d: unknown entry type %d", p.name, off, kind)
 	}
 	obj := rawObject{typ: packTypes[kind], size: size}
 	if limit > 0 && size > limit {
 		obj.skipped = true
 		return obj, nil
 	}
-	// Compressed data is usually smaller than the content; read ahead in
-	// large pieces either way.
-	src := io.NewSectionReader(f, off+int64(i), 1<<62)
-	zr, err := zlib.NewReader(bufio.NewReaderSize(src, 64<<10))
-	if err != nil {
-		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", p.name, h, err)
+	if obj.data, err = inflateAt(f, off+int64(i), buf[i:], size); err != nil {
+		return rawObject{}, fmt.Errorf("pack %s: entry at %d: %w", p.name, off, err)
 	}
-	defer zr.Close()
-	if obj.data, err = inflateExactly(zr, size); err != nil {
-		return rawObject{}, fmt.Errorf("pack %s: object %s: %w", p.name, h, err)
+	if depth > 0 {
+		r.keepBase(p, off, obj)
 	}
 	return obj, nil
+}
+
+type baseObj struct {
+	typ  plumbing.ObjectType
+	data []byte
+}
+
+// keepBase remembers an inflated entry other deltas may build on (32 MiB
+// per call).
+func (r *Repo) keepBase(p *pack, off int64, obj rawObject) {
+	r.baseCache().put(baseKey{p, off}, baseObj{typ: obj.typ, data: obj.data})
+}
+
+func (r *Repo) baseCache() *lru[baseKey, baseObj] {
+	r.basesOnce.Do(func() {
+		r.bases = newLRU[baseKey](32<<20, func(b baseObj) int { return len(b.data) + 64 })
+	})
+	return r.bases
+}
+
+// applyDelta rebuilds an object from its base and a git delta.
+func applyDelta(base, delta []byte) ([]byte, error) {
+	varint := func() (int, bool) {
+		v, shift := 0, 0
+		for len(delta) > 0 {
+			c := delta[0]
+			delta = delta[1:]
+			v |= int(c&0x7f) << shift
+			shift += 7
+			if c&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	srcSize, ok1 := varint()
+	dstSize, ok2 := varint()
+	if !ok1 || !ok2 || srcSize != len(base) {
+		return nil, errors.New("delta does not fit its base")
+	}
+	out := make([]byte, 0, dstSize)
+	for len(delta) > 0 {
+		op := delta[0]
+		delta = delta[1:]
+		switch {
+		case op&0x80 != 0:
+			var cpOff, cpSize int
+			for k := 0; k < 4; k++ {
+				if op&(1<<k) != 0 {
+					if len(delta) == 0 {
+						return nil, errors.New("delta cut short")
+					}
+					cpOff |= int(delta[0]) << (8 * k)
+					delta = delta[1:]
+				}
+			}
+			for k := 0; k < 3; k++ {
+				if op&(0x10<<k) != 0 {
+					if len(delta) == 0 {
+						return nil, errors.New("delta cut short")
+					}
+					cpSize |= int(delta[0]) << (8 * k)
+					delta = delta[1:]
+				}
+			}
+			if cpSize == 0 {
+				cpSize = 0x10000
+			}
+			if cpOff+cpSize > len(base) || cpOff < 0 {
+				return nil, errors.New("delta copies past its base")
+			}
+			out = append(out, base[cpOff:cpOff+cpSize]...)
+		case op != 0:
+			if int(op) > len(delta) {
+				return nil, errors.New("delta cut short")
+			}
+			out = append(out, delta[:op]...)
+			delta = delta[op:]
+		default:
+			return nil, errors.New("delta opcode 0")
+		}
+	}
+	if len(out) != dstSize {
+		return nil, errors.New("delta result has the wrong size")
+	}
+	return out, nil
 }
 
 // inflateExactly reads size bytes and then the stream's end, which is

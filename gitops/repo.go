@@ -50,6 +50,10 @@ type Repo struct {
 	packsOnce sync.Once // packs, listed on first object read (rawobject.go)
 	packsMu   sync.Mutex
 	packs     []*pack
+
+	memTrees  map[plumbing.Hash][]byte // trees built in memory, not stored (holdTrees)
+	bases     *lru[baseKey, baseObj]   // delta bases inflated by this call (rawobject.go)
+	basesOnce sync.Once
 }
 
 // ErrNotRepository is wrapped by the not_a_repository error Open returns.
@@ -203,7 +207,7 @@ func (r *Repo) Abs(rel string) string {
 // and the network.
 func (r *Repo) goGit() (*git.Repository, error) {
 	if r.repo == nil {
-		repo, err := git.Open(r.st, r.wfs)
+		repo, err := git.Open(&fastStore{Storage: r.st, r: r}, r.wfs)
 		if err != nil {
 			return nil, gitErr(r.top, "open the repository", err)
 		}
@@ -328,4 +332,36 @@ func joinPath(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// fastStore is the repository's storage for go-git with objects read by
+// editord's own reader (rawobject.go): go-git's walks (the haves of a
+// fetch visit up to 100 commits per ref) would otherwise decode its whole
+// pack index and every delta chain through its slower path. Objects the
+// reader does not find (a pack written since it listed them) come from
+// go-git.
+type fastStore struct {
+	*filesystem.Storage
+	r *Repo
+}
+
+func (s *fastStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := s.r.readRaw(h, fastStoreMax)
+	if err != nil || obj.skipped || t != plumbing.AnyObject && obj.typ != t {
+		return s.Storage.EncodedObject(t, h) // large objects stream from go-git
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(obj.typ)
+	mo.Write(obj.data)
+	return mo, nil
+}
+
+// fastStoreMax is the largest object fastStore reads whole.
+const fastStoreMax = 8 << 20
+
+func (s *fastStore) HasEncodedObject(h plumbing.Hash) error {
+	if _, _, ok := s.r.findPacked(h); ok {
+		return nil
+	}
+	return s.Storage.HasEncodedObject(h)
 }

@@ -3,70 +3,21 @@ package gitops
 import (
 	"errors"
 	"io/fs"
-	"strings"
 
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Revisions: anything go-git's ResolveRevision takes (HEAD, HEAD~2, main^,
-// a branch, a tag, a full or short commit SHA), plus "@{u}"/"@{upstream}"
-// for the branch's upstream and ":" (or ":0") for the index.
-
-// indexRev reports whether rev names the index rather than a commit.
-func indexRev(rev string) bool { return rev == ":" || rev == ":0" }
-
-// resolve maps a revision to a commit. ok is false only for HEAD on a
-// branch with no commits yet; an unknown revision is invalid_argument.
-func (r *Repo) resolve(rev string) (c plumbing.Hash, ok bool, err error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	if strings.ContainsAny(rev, ":\x00") {
-		return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "revision %q holds a ':'; pass the revision and the path separately (rev \"HEAD\", path \"src/main.go\"), or rev \":\" for the staged version", rev)
-	}
-	h, err := r.head()
-	if err != nil {
-		return c, false, err
-	}
-	switch rev {
-	case "HEAD", "@":
-		if h.unborn() {
-			return c, false, nil
-		}
-		return h.hash, true, nil
-	case "@{u}", "@{upstream}", "HEAD@{u}", "HEAD@{upstream}":
-		_, ref, ok := r.upstreamOf(h.branch)
-		if !ok {
-			return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "%s: the current branch has no upstream", rev)
-		}
-		up, err := r.ref(ref)
-		if err != nil || up.IsZero() {
-			return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "%s: the upstream %s has not been fetched", rev, shortRef(ref))
-		}
-		return up, true, nil
-	}
-	repo, err := r.goGit()
-	if err != nil {
-		return c, false, err
-	}
-	got, err := repo.ResolveRevision(plumbing.Revision(rev))
-	if err != nil || got == nil || got.IsZero() {
-		return c, false, shell.Errorf(shell.CodeInvalidArgument, "", "unknown revision %q; pass HEAD, HEAD~2, a branch, a tag or a commit SHA", rev)
-	}
-	return *got, true, nil
-}
-
 // Show returns the content of path (repository-relative) at rev. exists is
 // false only when the path is absent there. Files over maxBytes are
 // too_large; a folder is is_a_directory.
 func (r *Repo) Show(rev, path string, maxBytes int64) (content []byte, exists bool, err error) {
-	if indexRev(rev) {
+	if stage, ok := stageRev(rev); ok {
 		idx, err := r.sharedIndex()
 		if err != nil {
 			return nil, false, err
 		}
-		e := idx.entry(path)
+		e := idx.stageEntry(path, stage)
 		if e == nil {
 			if idx.hasPrefixDir(path) {
 				return nil, false, isDirErr(path, rev)
@@ -76,15 +27,15 @@ func (r *Repo) Show(rev, path string, maxBytes int64) (content []byte, exists bo
 		data, err := r.blobContent(e.Hash, normalMode(e.Mode), path, maxBytes)
 		return data, err == nil, err
 	}
-	c, ok, err := r.resolve(rev)
+	c, ok, err := r.revParse(rev)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	ci, err := r.readCommit(c)
+	tree, err := r.treeOf(c)
 	if err != nil {
 		return nil, false, err
 	}
-	te, found, err := r.lookupPath(ci.tree, path)
+	te, found, err := r.lookupPath(tree, path)
 	if err != nil || !found {
 		return nil, false, err
 	}
@@ -104,6 +55,9 @@ func revName(rev string) string {
 	case rev == "":
 		return "HEAD"
 	case indexRev(rev):
+		if st, _ := stageRev(rev); st > 0 {
+			return "stage " + rev[1:] + " of the index"
+		}
 		return "the index"
 	}
 	return rev

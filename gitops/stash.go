@@ -18,17 +18,33 @@ import (
 
 // StashOptions selects what Stash does.
 type StashOptions struct {
-	Action           string // push or pop
-	IncludeUntracked bool   // push: stash untracked files too (and remove them)
-	Message          string // push: the stash's description
+	Action           string   // push, pop, apply, drop, list or show
+	IncludeUntracked bool     // push: stash untracked files too (and remove them)
+	Message          string   // push: the stash's description
+	Paths            []string // push: only changes under these paths (repository-relative; "" is all)
+	Stash            string   // pop, apply, drop, show: stash@{n} or n (default stash@{0})
 	OnTouch          func(Touched)
 }
 
 // StashResult is the outcome: OK false (with the reason) when nothing was
 // done.
 type StashResult struct {
-	OK      bool
-	Summary string
+	OK        bool
+	Summary   string
+	Conflicts []string     // apply/pop: paths left in conflict
+	Entries   []StashEntry // list
+	Patch     string       // show
+	Files     []string     // show: the paths the stash changes (untracked ones too)
+}
+
+// StashEntry is one stash as git stash list shows it.
+type StashEntry struct {
+	Index   int    // n of stash@{n}
+	Name    string // stash@{n}
+	Message string // "WIP on main: 1a2b3c4 subject" or "On main: message"
+	Branch  string // the branch it was made on ("" when unknown)
+	Date    int64  // Unix seconds it was made
+	SHA     string
 }
 
 const stashRef = plumbing.ReferenceName("refs/stash")
@@ -38,10 +54,20 @@ func (r *Repo) Stash(ctx context.Context, opt StashOptions) (*StashResult, error
 	switch opt.Action {
 	case "push":
 		return r.stashPush(opt)
-	case "pop":
-		return r.stashPop(opt)
+	case "pop", "apply":
+		return r.stashApply(opt, opt.Action == "pop")
+	case "drop":
+		return r.stashDrop(opt)
+	case "list":
+		ents, err := r.StashList()
+		if err != nil {
+			return nil, err
+		}
+		return &StashResult{OK: true, Entries: ents, Summary: fmt.Sprintf("%d stash entr%s", len(ents), map[bool]string{true: "y", false: "ies"}[len(ents) == 1])}, nil
+	case "show":
+		return r.stashShow(opt)
 	}
-	return nil, shell.Errorf(shell.CodeInvalidArgument, "", "action must be push or pop, not %q", opt.Action)
+	return nil, shell.Errorf(shell.CodeInvalidArgument, "", "action must be push, pop, apply, drop, list or show, not %q", opt.Action)
 }
 
 func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
@@ -69,26 +95,54 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	selected := func(p string) bool {
+		if len(opt.Paths) == 0 {
+			return true
+		}
+		for _, sel := range opt.Paths {
+			if sel == "" || p == sel || strings.HasPrefix(p, sel+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	itree := buildIndexTree(idx, true)
+	headFiles, err := r.checkoutFiles(hc.tree, "HEAD ("+short(h.hash)+"), which stash resets the worktree to")
+	if err != nil {
+		return nil, err
+	}
 	staged := itree.hash != hc.tree
+	if staged && len(opt.Paths) > 0 {
+		staged = false
+		for i := range idx.Entries {
+			e := &idx.Entries[i]
+			if he, ok := headFiles[e.Path]; selected(e.Path) && (!ok || he.hash != e.Hash || he.mode != normalMode(e.Mode)) {
+				staged = true
+			}
+		}
+		for p := range headFiles {
+			if selected(p) && idx.entry(p) == nil {
+				staged = true
+			}
+		}
+	}
 	var changed []int // stage-0 entries whose worktree side differs
 	for i := range idx.Entries {
-		if wt.codes[i] != codeUnchanged && !r.denied(idx.Entries[i].Path) {
+		if wt.codes[i] != codeUnchanged && !r.denied(idx.Entries[i].Path) && selected(idx.Entries[i].Path) {
 			changed = append(changed, i)
 		}
 	}
 	var untracked []string
 	for _, p := range wt.untracked {
-		if !strings.HasSuffix(p, "/") && !r.denied(p) {
+		if !strings.HasSuffix(p, "/") && !r.denied(p) && selected(p) {
 			untracked = append(untracked, p)
 		}
 	}
 	if !staged && len(changed) == 0 && (!opt.IncludeUntracked || len(untracked) == 0) {
+		if len(opt.Paths) > 0 {
+			return &StashResult{Summary: "No local changes to save under " + strings.Join(opt.Paths, ", ")}, nil
+		}
 		return &StashResult{Summary: "No local changes to save"}, nil
-	}
-	headFiles, err := r.checkoutFiles(hc.tree, "HEAD ("+short(h.hash)+"), which stash resets the worktree to")
-	if err != nil {
-		return nil, err
 	}
 	// An untracked file where HEAD has one would be overwritten when the
 	// worktree is reset; refuse rather than lose it.
@@ -178,7 +232,7 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	for i := range idx.Entries {
 		e := &idx.Entries[i]
 		he, inHead := headFiles[e.Path]
-		denied := r.denied(e.Path) // never stashed, never touched
+		denied := r.denied(e.Path) || !selected(e.Path) // never stashed, never touched
 		if e.Stage() == 0 && (denied || inHead && wt.codes[i] == codeUnchanged && e.Hash == he.hash && normalMode(e.Mode) == he.mode) {
 			nidx.Entries = append(nidx.Entries, *e)
 			keep[e.Path] = true
@@ -187,7 +241,7 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	var removals, writes []string
 	for i := range idx.Entries {
 		p := idx.Entries[i].Path
-		if _, inHead := headFiles[p]; !inHead && !r.denied(p) && (i == 0 || idx.Entries[i-1].Path != p) {
+		if _, inHead := headFiles[p]; !inHead && !r.denied(p) && selected(p) && (i == 0 || idx.Entries[i-1].Path != p) {
 			removals = append(removals, p)
 		}
 	}
@@ -195,7 +249,7 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 		removals = append(removals, untracked...)
 	}
 	for p := range headFiles {
-		if !keep[p] {
+		if !keep[p] && selected(p) {
 			writes = append(writes, p)
 		}
 	}
@@ -227,200 +281,4 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 		return nil, err
 	}
 	return &StashResult{OK: true, Summary: fmt.Sprintf("Saved working directory and index state %s (%d file%s reset)", msg, n, plural(n))}, nil
-}
-
-func (r *Repo) stashPop(opt StashOptions) (*StashResult, error) {
-	top, err := r.ref(stashRef)
-	if err != nil {
-		return nil, err
-	}
-	if top.IsZero() {
-		return &StashResult{Summary: "No stash entries found."}, nil
-	}
-	wc, err := r.readCommit(top)
-	if err != nil {
-		return nil, err
-	}
-	if len(wc.parents) < 2 {
-		return nil, shell.Errorf(shell.CodeGitFailed, r.top, "refs/stash (%s) is not a stash commit (it has %d parents); inspect it with git stash list", short(top), len(wc.parents))
-	}
-	bc, err := r.readCommit(wc.parents[0])
-	if err != nil {
-		return nil, err
-	}
-	bFiles, err := r.treeFiles(bc.tree)
-	if err != nil {
-		return nil, err
-	}
-	wFiles, err := r.checkoutFiles(wc.tree, "the stash "+short(top))
-	if err != nil {
-		return nil, err
-	}
-	uFiles := map[string]treeEntry{}
-	if len(wc.parents) >= 3 {
-		uc, err := r.readCommit(wc.parents[2])
-		if err != nil {
-			return nil, err
-		}
-		if uFiles, err = r.checkoutFiles(uc.tree, "the untracked files of the stash "+short(top)); err != nil {
-			return nil, err
-		}
-	}
-	lk, err := r.lockIndex()
-	if err != nil {
-		return nil, err
-	}
-	defer lk.rollback()
-	idx := lk.idx
-	fileMode := r.cfg.boolean("core", "", "filemode", true)
-	symlinks := r.cfg.boolean("core", "", "symlinks", true)
-
-	type change struct {
-		path       string
-		b, w       treeEntry
-		inB, inW   bool
-		alreadyNew bool // the index already holds W's version
-	}
-	var changes []change
-	paths := map[string]bool{}
-	for p := range bFiles {
-		paths[p] = true
-	}
-	for p := range wFiles {
-		paths[p] = true
-	}
-	for p := range paths {
-		b, inB := bFiles[p]
-		w, inW := wFiles[p]
-		if inB == inW && b == w {
-			continue
-		}
-		changes = append(changes, change{path: p, b: b, w: w, inB: inB, inW: inW})
-	}
-	sort.Slice(changes, func(i, j int) bool { return changes[i].path < changes[j].path })
-
-	var problems []string
-	same := func(e *IndexEntry, t treeEntry, in bool) bool {
-		if e == nil {
-			return !in
-		}
-		return in && e.Hash == t.hash && normalMode(e.Mode) == t.mode
-	}
-	for i := range changes {
-		c := &changes[i]
-		if r.denied(c.path) {
-			problems = append(problems, c.path+" (matches a deny rule)")
-			continue
-		}
-		cur := idx.entry(c.path)
-		switch {
-		case same(cur, c.w, c.inW):
-			c.alreadyNew = true
-		case !same(cur, c.b, c.inB):
-			problems = append(problems, c.path+" (changed since the stash was made; needs a merge)")
-			continue
-		}
-		if cur != nil {
-			ok, err := r.matchesEntry(cur, idx, fileMode, symlinks)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				problems = append(problems, c.path+" (local changes would be overwritten)")
-			}
-		} else if w, _ := r.readWorktree(c.path, false); w.exists {
-			problems = append(problems, c.path+" (an untracked file would be overwritten)")
-		}
-	}
-	upaths := make([]string, 0, len(uFiles))
-	for p := range uFiles {
-		upaths = append(upaths, p)
-		if w, _ := r.readWorktree(p, false); w.exists || idx.entry(p) != nil || r.denied(p) {
-			problems = append(problems, p+" (already exists, the stashed untracked file would overwrite it)")
-		}
-	}
-	sort.Strings(upaths)
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		return &StashResult{Summary: "The stash was not applied and is kept (stash@{0}): " + strings.Join(problems, ", ") +
-			". Commit, stash or discard those changes first, or use git stash pop to merge."}, nil
-	}
-
-	var writes []worktreeChange
-	for _, c := range changes {
-		if !c.inW {
-			writes = append(writes, worktreeChange{Path: c.path, Remove: true})
-		} else {
-			writes = append(writes, worktreeChange{Path: c.path, Entry: c.w})
-		}
-	}
-	for _, p := range upaths {
-		writes = append(writes, worktreeChange{Path: p, Entry: uFiles[p]})
-	}
-	stats, n, err := r.applyWorktree(writes, opt.OnTouch)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range changes {
-		if !c.inW || c.w.mode == modeGitlink {
-			continue
-		}
-		st, ok := stats[c.path]
-		if !c.inB && !c.alreadyNew {
-			// A file new in the stash comes back staged, as with git.
-			e := IndexEntry{Mode: c.w.mode, Hash: c.w.hash, Path: c.path}
-			if ok {
-				e.setStat(st)
-			}
-			idx.Entries = append(idx.Entries, e)
-		} else if c.alreadyNew && ok {
-			if e := idx.entry(c.path); e != nil {
-				e.setStat(st)
-			}
-		}
-	}
-	sortEntries(idx.Entries)
-	if err := lk.write(idx); err != nil {
-		return nil, err
-	}
-	desc := strings.TrimSpace(subject(wc.message))
-	if err := r.dropTopStash(top); err != nil {
-		return &StashResult{OK: true, Summary: fmt.Sprintf("Applied stash@{0} (%s) but could not drop it: %v; drop it with git stash drop", desc, err)}, nil
-	}
-	return &StashResult{OK: true, Summary: fmt.Sprintf("Applied and dropped stash@{0} (%s): %d file%s restored", desc, n, plural(n))}, nil
-}
-
-// dropTopStash removes stash@{0}: the last line of refs/stash's reflog goes
-// and refs/stash moves to the entry before it, or is deleted with its
-// reflog when none is left (what git stash drop does).
-func (r *Repo) dropTopStash(top plumbing.Hash) error {
-	lk, err := r.lock("logs/refs/stash")
-	if err != nil {
-		return err
-	}
-	defer lk.rollback()
-	data, _ := readAll(r.gfs, "logs/refs/stash")
-	var lines []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) > 0 {
-		lines = lines[:len(lines)-1]
-	}
-	var prev plumbing.Hash
-	if len(lines) > 0 {
-		if f := strings.Fields(lines[len(lines)-1]); len(f) >= 2 {
-			prev = plumbing.NewHash(f[1])
-		}
-	}
-	if prev.IsZero() {
-		lk.rollback()
-		return r.updateRef(stashRef, top, plumbing.ZeroHash, Identity{}, "")
-	}
-	if err := lk.commit([]byte(strings.Join(lines, "\n") + "\n")); err != nil {
-		return err
-	}
-	return r.updateRef(stashRef, top, prev, Identity{}, "")
 }

@@ -18,8 +18,12 @@ import (
 // SyncOptions selects a network action.
 type SyncOptions struct {
 	Action  string        // fetch, pull or push
+	Mode    string        // pull: ff-only (default) or merge
 	Timeout time.Duration // ends a network that hangs
 	OnTouch func(Touched) // pull: each working file changed
+	// Progress, when set, hears how far the call has got (stage names and
+	// the remote's own progress lines).
+	Progress func(done, total int, message string)
 }
 
 // SyncResult is the outcome. OK is false when the remote could not be
@@ -28,6 +32,23 @@ type SyncResult struct {
 	OK            bool
 	Summary       string
 	Ahead, Behind int
+	// Stale: the remote was not reached, so Ahead and Behind are as of the
+	// last fetch that completed, not the remote's state now.
+	Stale     bool
+	Conflicts []string // pull merge: paths left in conflict
+}
+
+// Pull modes.
+const (
+	PullFFOnly = "ff-only"
+	PullMerge  = "merge"
+	PullRebase = "rebase"
+)
+
+func (o SyncOptions) progress(done, total int, msg string) {
+	if o.Progress != nil {
+		o.Progress(done, total, msg)
+	}
 }
 
 // Sync fetches, pulls (fast-forward only) or pushes the current branch.
@@ -37,6 +58,13 @@ func (r *Repo) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 15 * time.Second
+	}
+	switch opt.Mode {
+	case "", PullFFOnly, PullMerge:
+	case PullRebase:
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "mode rebase is not supported: editord merges instead (mode \"merge\"), which git merge --continue/--abort and editor::git::commit finish")
+	default:
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "mode must be ff-only, merge or rebase, not %q", opt.Mode)
 	}
 	h, err := r.head()
 	if err != nil {
@@ -53,7 +81,7 @@ func (r *Repo) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 	case "pull":
 		res, err = r.fetch(ctx, h, remote, opt)
 		if err == nil && res.OK {
-			res, err = r.fastForward(h, upRef, opt)
+			res, err = r.pullMerge(ctx, h, remote, upRef, opt)
 		}
 	case "push":
 		res, err = r.push(ctx, h, remote, upRef, opt)
@@ -211,18 +239,63 @@ func (r *Repo) fetch(ctx context.Context, h head, remote string, opt SyncOptions
 		return nil, err
 	}
 	u := r.remoteURL(remote, false)
+	opt.progress(0, 3, "fetching from "+remote)
 	err = r.network(ctx, u, opt.Timeout, func(ctx context.Context, auth transport.AuthMethod, proxy transport.ProxyOptions) error {
-		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth, ProxyOptions: proxy})
+		return repo.FetchContext(ctx, &git.FetchOptions{RemoteName: remote, RemoteURL: u, Auth: auth, ProxyOptions: proxy,
+			Progress: &progressLines{opt: opt}})
 	})
+	opt.progress(1, 3, "fetched from "+remote)
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		return r.result(h, true, fmt.Sprintf("fetched %s: already up to date", remote))
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return r.result(h, true, fmt.Sprintf("fetched %s: the remote repository is empty", remote))
 	case err != nil:
-		return r.result(h, false, netSummary("fetch", remote, err))
+		res, rerr := r.result(h, false, netSummary("fetch", remote, err))
+		if res != nil && h.branch != "" {
+			// Nothing new was learnt: say that ahead/behind are old news.
+			if _, ref, ok := r.upstreamOf(h.branch); ok {
+				res.Stale = true
+				res.Summary += fmt.Sprintf("; ahead %d and behind %d are as of the last completed fetch (%s at %s), not the remote now", res.Ahead, res.Behind, shortRef(ref), r.lastFetched(ref))
+			}
+		}
+		return res, rerr
 	}
 	return r.result(h, true, fmt.Sprintf("fetched %s", remote))
+}
+
+// lastFetched says what a remote-tracking ref holds and when it was last
+// updated, from its reflog.
+func (r *Repo) lastFetched(ref plumbing.ReferenceName) string {
+	h, _ := r.ref(ref)
+	ents := r.reflog(ref.String())
+	if len(ents) == 0 {
+		return short(h)
+	}
+	when := time.Unix(identTime(ents[len(ents)-1].Who), 0).UTC().Format(time.RFC3339)
+	return short(h) + ", updated " + when
+}
+
+// progressLines passes the remote's progress text ("Counting objects:
+// 45% (9/20)") on, a line at a time.
+type progressLines struct {
+	opt SyncOptions
+	buf []byte
+}
+
+func (p *progressLines) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := strings.IndexAny(string(p.buf), "\r\n")
+		if i < 0 {
+			break
+		}
+		if line := strings.TrimSpace(string(p.buf[:i])); line != "" {
+			p.opt.progress(0, 3, line)
+		}
+		p.buf = p.buf[i+1:]
+	}
+	return len(b), nil
 }
 
 func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.ReferenceName, opt SyncOptions) (*SyncResult, error) {
@@ -250,7 +323,7 @@ func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.R
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		return r.result(h, true, fmt.Sprintf("pushed %s to %s: everything up to date", h.shortBranch(), target))
 	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
-		return r.result(h, false, fmt.Sprintf("push rejected: %s has commits that %s does not (non-fast-forward); pull first (merge or rebase with git if the branches diverged), nothing was pushed", target, h.shortBranch()))
+		return r.result(h, false, fmt.Sprintf("push rejected: %s has commits that %s does not (non-fast-forward); pull first (editor::git::sync action pull, with mode \"merge\" if the branches diverged); nothing was pushed", target, h.shortBranch()))
 	case err != nil:
 		return r.result(h, false, netSummary("push", remote, err))
 	}
@@ -263,179 +336,58 @@ func (r *Repo) push(ctx context.Context, h head, remote string, upRef plumbing.R
 	return r.result(h, true, fmt.Sprintf("pushed %s to %s (%s)", h.shortBranch(), target, short(h.hash)))
 }
 
-// fastForward moves the branch to its upstream when that is a pure
-// fast-forward, updating the files that differ, like git merge --ff-only.
-func (r *Repo) fastForward(h head, upRef plumbing.ReferenceName, opt SyncOptions) (*SyncResult, error) {
+// pullMerge brings the fetched upstream into the branch: a fast-forward,
+// or with mode merge a merge (see merge.go).
+func (r *Repo) pullMerge(ctx context.Context, h head, remote string, upRef plumbing.ReferenceName, opt SyncOptions) (*SyncResult, error) {
 	if h.branch == "" {
-		return r.result(h, false, "HEAD is detached; check out a branch to pull")
+		return r.result(h, false, "HEAD is detached; switch to a branch (editor::git::branch action switch) to pull")
 	}
 	up, err := r.ref(upRef)
 	if err != nil {
 		return nil, err
 	}
 	if upRef == "" || up.IsZero() {
-		return r.result(h, false, fmt.Sprintf("the remote has no branch %s to pull from", strings.TrimPrefix(h.branch, "refs/heads/")))
+		return r.result(h, false, fmt.Sprintf("the remote has no branch %s to pull from", h.shortBranch()))
 	}
+	opt.progress(2, 3, "updating files")
+	branch := strings.TrimPrefix(r.cfg.str("branch", h.shortBranch(), "merge"), "refs/heads/")
+	if branch == "" {
+		branch = h.shortBranch()
+	}
+	res, err := r.merge(ctx, mergeOptions{
+		theirs: up, theirsLabel: up.String(),
+		message: fmt.Sprintf("Merge branch '%s' of %s", branch, redactURL(r.cfg.str("remote", remote, "url"))),
+		reflog:  "pull", ffOnly: opt.Mode != PullMerge, onTouch: opt.OnTouch,
+	})
+	if err != nil {
+		return nil, err
+	}
+	summary := res.Summary
 	switch {
-	case up == h.hash:
-		return r.result(h, true, "already up to date")
-	case !h.unborn():
-		if behind, err := r.isAncestor(up, h.hash); err != nil {
-			return nil, err
-		} else if behind {
-			return r.result(h, true, "already up to date (the branch is ahead of its upstream; push to publish)")
+	case res.UpToDate:
+		summary = "already up to date"
+		if ahead, _, _ := r.aheadBehind(h.hash, up); ahead > 0 {
+			summary += " (the branch is ahead of its upstream; push to publish)"
 		}
-		if ff, err := r.isAncestor(h.hash, up); err != nil {
-			return nil, err
-		} else if !ff {
-			ahead, behind, _ := r.aheadBehind(h.hash, up)
-			return r.result(h, false, fmt.Sprintf("not pulled: %s and %s have diverged (%d local and %d remote commits); nothing was merged. Merge or rebase with git, or undo your local commits", h.shortBranch(), shortRef(upRef), ahead, behind))
-		}
+	case res.FastForward:
+		summary = fmt.Sprintf("fast-forwarded %s to %s (%s): %s", h.shortBranch(), shortRef(upRef), short(up), res.Summary)
+	case res.OK:
+		summary = fmt.Sprintf("merged %s into %s: %s", shortRef(upRef), h.shortBranch(), res.Summary)
+	case len(res.Conflicts) > 0:
+		summary = fmt.Sprintf("merging %s into %s stopped with conflicts: %s", shortRef(upRef), h.shortBranch(), res.Summary)
+	case opt.Mode != PullMerge && strings.Contains(res.Summary, "diverged"):
+		ahead, behind, _ := r.aheadBehind(h.hash, up)
+		summary = fmt.Sprintf("not pulled: %s and %s have diverged (%d local and %d remote commits); nothing was merged. Pull with mode \"merge\" to merge them", h.shortBranch(), shortRef(upRef), ahead, behind)
 	}
-	var oldTree plumbing.Hash
-	if !h.unborn() {
-		c, err := r.readCommit(h.hash)
-		if err != nil {
-			return nil, err
-		}
-		oldTree = c.tree
-	}
-	uc, err := r.readCommit(up)
+	h2, err := r.head()
 	if err != nil {
 		return nil, err
 	}
-	n, problems, err := r.checkoutTree(oldTree, uc.tree, fmt.Sprintf("the upstream commit %s (%s)", short(up), shortRef(upRef)), opt.OnTouch)
-	if err != nil {
-		return nil, err
+	out, err := r.result(h2, res.OK, summary)
+	if out != nil {
+		out.Conflicts = res.Conflicts
 	}
-	if len(problems) > 0 {
-		return r.result(h, false, "not pulled: "+strings.Join(problems, ", ")+". Commit or stash them first; nothing was changed")
-	}
-	who, err := r.identity("committer")
-	if err != nil {
-		who = Identity{Name: "editord", Email: "editord@localhost", When: time.Now()}
-	}
-	msg := "pull: Fast-forward"
-	if h.unborn() {
-		msg = "pull: initial checkout"
-	}
-	if err := r.moveHead(h, up, who, msg); err != nil {
-		return nil, err
-	}
-	return r.result(head{branch: h.branch, hash: up}, true, fmt.Sprintf("fast-forwarded %s to %s (%s), %d file%s updated", h.shortBranch(), shortRef(upRef), short(up), n, plural(n)))
-}
-
-// checkoutTree moves the index and the worktree from tree from to tree to
-// for the paths that differ, keeping every other local change, as git's
-// two-way merge does. Paths with local changes in the way are returned as
-// problems and nothing is changed.
-func (r *Repo) checkoutTree(from, to plumbing.Hash, what string, onTouch func(Touched)) (int, []string, error) {
-	lk, err := r.lockIndex()
-	if err != nil {
-		return 0, nil, err
-	}
-	defer lk.rollback()
-	idx := lk.idx
-	oldFiles, err := r.treeFiles(from)
-	if err != nil {
-		return 0, nil, err
-	}
-	newFiles, err := r.checkoutFiles(to, what)
-	if err != nil {
-		return 0, nil, err
-	}
-	fileMode := r.cfg.boolean("core", "", "filemode", true)
-	symlinks := r.cfg.boolean("core", "", "symlinks", true)
-	var paths []string
-	for p, o := range oldFiles {
-		if n, ok := newFiles[p]; !ok || n != o {
-			paths = append(paths, p)
-		}
-	}
-	for p := range newFiles {
-		if _, ok := oldFiles[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	var problems []string
-	for _, p := range paths {
-		o, inOld := oldFiles[p]
-		n, inNew := newFiles[p]
-		cur := idx.entry(p)
-		switch {
-		case r.denied(p):
-			problems = append(problems, p+" matches a deny rule")
-		case cur == nil && inOld:
-			problems = append(problems, p+" is staged for deletion")
-		case cur != nil && !(inOld && cur.Hash == o.hash && normalMode(cur.Mode) == o.mode) && !(inNew && cur.Hash == n.hash && normalMode(cur.Mode) == n.mode):
-			problems = append(problems, p+" has staged changes")
-		case cur != nil:
-			ok, err := r.matchesEntry(cur, idx, fileMode, symlinks)
-			if err != nil {
-				return 0, nil, err
-			}
-			if !ok {
-				problems = append(problems, p+" has local changes")
-			}
-		default: // untracked in the way of a new file?
-			if w, _ := r.readWorktree(p, true); w.exists && !(w.mode == n.mode && string(w.data) == r.blobString(n.hash)) {
-				problems = append(problems, p+" is an untracked file in the way")
-			}
-		}
-		// A new file under a path that is a file now, or the other way.
-		if inNew {
-			for dir, _ := splitPath(p); dir != ""; dir, _ = splitPath(dir) {
-				if w, _ := r.readWorktree(dir, false); w.exists && !w.isDir {
-					if _, tracked := oldFiles[dir]; !tracked || idx.entry(dir) == nil {
-						problems = append(problems, dir+" is a file where the pull needs a folder")
-					}
-				}
-			}
-		}
-	}
-	if len(problems) > 0 {
-		return 0, problems, nil
-	}
-	var changes []worktreeChange
-	for _, p := range paths {
-		if _, inNew := newFiles[p]; !inNew {
-			changes = append(changes, worktreeChange{Path: p, Remove: true})
-		}
-	}
-	for _, p := range paths {
-		if n, inNew := newFiles[p]; inNew {
-			changes = append(changes, worktreeChange{Path: p, Entry: n})
-		}
-	}
-	stats, _, err := r.applyWorktree(changes, onTouch)
-	if err != nil {
-		return 0, nil, err
-	}
-	for _, c := range changes {
-		if c.Remove {
-			if pos := idx.pos(c.Path); pos >= 0 {
-				idx.Entries = append(idx.Entries[:pos], idx.Entries[pos+1:]...)
-			}
-			continue
-		}
-		e := IndexEntry{Mode: c.Entry.mode, Hash: c.Entry.hash, Path: c.Path}
-		if st, ok := stats[c.Path]; ok {
-			e.setStat(st)
-		}
-		if pos := idx.pos(c.Path); pos >= 0 {
-			idx.Entries[pos] = e
-		} else {
-			idx.Entries = append(idx.Entries, e)
-		}
-		removeUnder(idx, c.Path)
-	}
-	count := len(changes)
-	sortEntries(idx.Entries)
-	if err := lk.write(idx); err != nil {
-		return count, nil, err
-	}
-	return count, nil, nil
+	return out, err
 }
 
 func (r *Repo) blobString(h plumbing.Hash) string {

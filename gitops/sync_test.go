@@ -315,3 +315,61 @@ func TestSyncNoRemote(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// TestFetchBranchyHistory fetches merges, a new branch and an annotated tag
+// over file:// while the local branch has commits of its own; git fsck
+// must accept the result and every remote-tracking ref must equal the
+// remote's.
+func TestFetchBranchyHistory(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return "file://" + bare })
+	f := s.f
+	f.write("local.txt", "mine\n")
+	f.commitAll("local only")
+	s.colleague("a.txt", "1\n", "c1")
+	s.f.gitIn(s.other, "switch", "-q", "-c", "topic")
+	s.colleague("t.txt", "topic\n", "t1")
+	s.colleague("dir/b.txt", "b on topic\n", "t2")
+	s.f.gitIn(s.other, "push", "-q", "origin", "topic")
+	s.f.gitIn(s.other, "switch", "-q", "main")
+	s.colleague("dir/c.txt", "c\n", "c2")
+	s.f.gitIn(s.other, "merge", "-q", "--no-edit", "topic")
+	s.f.gitIn(s.other, "tag", "-a", "-m", "release", "v2")
+	s.f.gitIn(s.other, "push", "-q", "origin", "main", "v2")
+	res := s.sync("fetch", nil)
+	if !res.OK || res.Ahead != 1 || res.Behind != 5 {
+		t.Fatalf("fetch: %+v", res)
+	}
+	if out, err := gitCmd(f.dir, "fsck", "--full", "--strict"); err != nil {
+		t.Fatalf("git fsck: %v\n%s", err, out)
+	}
+	for _, ref := range []string{"main", "topic"} {
+		want := strings.TrimSpace(f.gitIn(s.bare, "rev-parse", ref))
+		if got := strings.TrimSpace(f.git("rev-parse", "origin/"+ref)); got != want {
+			t.Errorf("origin/%s = %s, remote has %s", ref, got, want)
+		}
+	}
+	// Every object of the remote's history is readable here.
+	f.git("rev-list", "--objects", "origin/main", "origin/topic")
+}
+
+// TestSyncTimeoutIsStale: a remote that stops answering after a fetch made
+// the branch 2 behind reports behind 2 and stale, never a fresh-looking 0.
+func TestSyncTimeoutIsStale(t *testing.T) {
+	s := newRemoteSetup(t, func(bare string) string { return "file://" + bare })
+	f := s.f
+	s.colleague("a.txt", "1\n", "c1")
+	s.colleague("a.txt", "2\n", "c2")
+	if res := s.sync("fetch", nil); !res.OK || res.Behind != 2 || res.Stale {
+		t.Fatalf("fetch: %+v", res)
+	}
+	f.git("remote", "set-url", "origin", "http://"+silentRemote(t)+"/repo.git")
+	for _, action := range []string{"fetch", "pull"} {
+		res, err := f.open().Sync(context.Background(), SyncOptions{Action: action, Timeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.OK || !res.Stale || res.Behind != 2 || !strings.Contains(res.Summary, "as of the last completed fetch") {
+			t.Fatalf("%s from a silent remote: %+v", action, res)
+		}
+	}
+}

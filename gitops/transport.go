@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"path/filepath"
@@ -51,9 +52,21 @@ func (localTransport) NewUploadPackSession(ep *transport.Endpoint, auth transpor
 	}
 	sess, err := server.NewClient(fixedLoader{st}).NewUploadPackSession(ep, auth)
 	if err != nil {
+		if c, ok := st.(io.Closer); ok {
+			c.Close()
+		}
 		return nil, err
 	}
-	return &knownHaves{UploadPackSession: sess, st: st}, nil
+	u := &localUpload{UploadPackSession: &knownHaves{UploadPackSession: sess, st: st}, st: st}
+	if c, ok := st.(io.Closer); ok {
+		u.cl = c
+	}
+	if fst, ok := st.(*filesystem.Storage); ok {
+		// editord's own object reader over the remote's packs: commits and
+		// trees of the walk without go-git's per-object overhead.
+		u.raw = &Repo{gfs: fst.Filesystem(), st: fst, top: ep.Path}
+	}
+	return u, nil
 }
 
 func (localTransport) NewReceivePackSession(ep *transport.Endpoint, auth transport.AuthMethod) (transport.ReceivePackSession, error) {
@@ -92,15 +105,18 @@ func (localLoader) Load(ep *transport.Endpoint) (storer.Storer, error) {
 	if err != nil {
 		return nil, transport.ErrRepositoryNotFound
 	}
+	// Pack files stay open for the session (the storage is closed with
+	// it); go-git would reopen a pack for every object read otherwise.
+	opts := filesystem.Options{KeepDescriptors: true}
 	if _, err := fsys.Stat("objects"); err == nil {
 		if _, err := fsys.Stat("HEAD"); err == nil {
-			return filesystem.NewStorage(fsys, cache.NewObjectLRUDefault()), nil
+			return filesystem.NewStorageWithOptions(fsys, cache.NewObjectLRUDefault(), opts), nil
 		}
 	}
 	if fi, err := fsys.Lstat(".git"); err == nil && fi.IsDir() {
 		dot, err := fsys.Chroot(".git")
 		if err == nil {
-			return filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), nil
+			return filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), opts), nil
 		}
 	}
 	fsys.Close()

@@ -2,12 +2,16 @@ package protocol
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/editord/editord/editor"
 )
+
+// recentChanges is how many events the changes resource holds.
+const recentChanges = 100
 
 const (
 	workspaceURI = "editor://workspace"
@@ -41,10 +45,14 @@ func resources(svc *editor.Service) []server.ServerResource {
 		},
 		{
 			Resource: mcp.NewResource(changesURI, "changes",
-				mcp.WithResourceDescription("Recent editor::changed events (the change journal), oldest first. Subscribe to hear of every write; call editor_changes with a cursor to read only new ones."),
+				mcp.WithResourceDescription("The last 100 editor::changed events (the change journal), oldest first. Subscribe to hear of every write; call editor_changes with a cursor to read only new ones."),
 				mcp.WithMIMEType("application/json")),
 			Handler: read(changesURI, func(ctx context.Context) (any, error) {
-				return svc.Changes(ctx, &editor.ChangesRequest{})
+				last, err := svc.Store().LastSeq()
+				if err != nil {
+					return nil, err
+				}
+				return svc.Changes(ctx, &editor.ChangesRequest{Since: fmt.Sprint(max(last-recentChanges, 0))})
 			}),
 		},
 	}

@@ -20,6 +20,11 @@ type Server struct {
 	MCP *server.MCPServer
 	svc *editor.Service
 	hub *hub
+	cs  *callers
+	// tools maps tool names to catalog functions, for the stdio fast path.
+	tools map[string]*editor.Function
+	// stdio receives the stdio session once mcp-go registers it.
+	stdio chan server.ClientSession
 }
 
 // NewServer builds an MCP server whose tools are the editor's catalog and
@@ -27,20 +32,32 @@ type Server struct {
 func NewServer(svc *editor.Service, version string) *Server {
 	h := newHub()
 	cs := newCallers()
+	stdio := make(chan server.ClientSession, 1)
+	hooks := h.hooks(cs)
+	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) {
+		if sess.SessionID() == "stdio" {
+			select {
+			case stdio <- sess:
+			default:
+			}
+		}
+	})
 	s := server.NewMCPServer("editord", version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithLogging(),
-		server.WithHooks(h.hooks(cs)),
+		server.WithHooks(hooks),
 	)
 	h.srv = s
+	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
 		s.AddTool(Tool(f), handler(svc, f, cs))
+		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)
-	return &Server{MCP: s, svc: svc, hub: h}
+	return &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record
@@ -57,21 +74,21 @@ func (s *Server) Warn(msg string) {
 func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 
 // ServeStdio serves MCP on the given streams until in closes or ctx ends.
-// Tool calls run in parallel on a pool of workers. Lines over the request
-// limits (limit.go) are answered with a JSON-RPC error and never reach
-// mcp-go. Nothing written is HTML-escaped (wire.go). Ending cancels the
+// Tool calls run in parallel, up to stdioWorkers at once; plain tools/call
+// messages on our own fast path, everything else through mcp-go
+// (stdio.go). Lines over the request limits (limit.go) are answered with
+// a JSON-RPC error and never decoded. Nothing written is HTML-escaped
+// (wire.go; the fast path writes without escaping). Ending cancels the
 // calls in flight and returns within ShutdownGrace even if one of them is
 // stuck (shutdown.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {
-	std := server.NewStdioServer(s.MCP)
-	server.WithWorkerPoolSize(16)(std)
 	lim := LimitsFor(s.svc.Config())
-	w := &lockedWriter{w: unescapeHTML(out)}
+	base := &lockedWriter{w: out}
 	return endPromptly(ctx, in, func(in io.Reader) error {
 		lines := NewLineReader(in, lim, func(id json.RawMessage, msg string) {
-			w.Write(errorLine(id, msg, lim))
+			base.Write(errorLine(id, msg, lim))
 		})
-		return std.Listen(ctx, lines, w)
+		return serveLines(ctx, s, lines, base)
 	})
 }
 

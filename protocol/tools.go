@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -42,23 +43,33 @@ func Tool(f *editor.Function) mcp.Tool {
 // handler adapts a catalog function to an MCP tool handler.
 func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx = editor.WithCaller(ctx, cs.of(ctx))
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
 		}
-		resp, err := call(ctx, svc, f, args)
-		if err != nil {
-			return ErrorResult(err), nil
-		}
-		body, err := marshalJSON(resp)
-		if err != nil {
-			return ErrorResult(err), nil
-		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
-			StructuredContent: json.RawMessage(body),
-		}, nil
+		// Calls with _meta (a progressToken) come this way, not the stdio
+		// fast path (stdio.go).
+		ctx = withProgress(ctx, req)
+		return toolResult(ctx, svc, f, cs, args), nil
+	}
+}
+
+// toolResult runs f for the session of ctx and shapes its result: the one
+// place a tool call's result is made, whichever loop read the call (mcp-go's
+// or the stdio fast path, stdio.go).
+func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs *callers, args json.RawMessage) *mcp.CallToolResult {
+	ctx = editor.WithCaller(ctx, cs.of(ctx))
+	resp, err := call(ctx, svc, f, args)
+	if err != nil {
+		return ErrorResult(err)
+	}
+	body, err := marshalJSON(resp)
+	if err != nil {
+		return ErrorResult(err)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
+		StructuredContent: json.RawMessage(body),
 	}
 }
 
@@ -119,4 +130,36 @@ func AsError(err error) *shell.Error {
 		return &shell.Error{Code: shell.CodeTimeout, Message: "the call ran out of time"}
 	}
 	return &shell.Error{Code: shell.CodeInternal, Message: err.Error()}
+}
+
+// withProgress passes a reporter to the function when the caller asked for
+// progress (a progressToken in _meta): each report becomes a
+// notifications/progress for that caller, with progress increasing.
+func withProgress(ctx context.Context, req mcp.CallToolRequest) context.Context {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return ctx
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return ctx
+	}
+	token := req.Params.Meta.ProgressToken
+	var mu sync.Mutex
+	last := -1.0
+	return editor.WithProgress(ctx, func(done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done <= last {
+			done = last + 0.001 // progress must increase
+		}
+		last = done
+		params := map[string]any{"progressToken": token, "progress": done}
+		if total > 0 {
+			params["total"] = total
+		}
+		if message != "" {
+			params["message"] = message
+		}
+		srv.SendNotificationToClient(ctx, "notifications/progress", params)
+	})
 }

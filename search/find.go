@@ -1,6 +1,11 @@
 package search
 
-import "context"
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+)
 
 // FindOptions are the inputs of editor::find.
 type FindOptions struct {
@@ -24,6 +29,9 @@ type candidates struct {
 	paths     []string
 	prepared  *Candidates
 	truncated bool
+	// past holds the candidates the cap left out (byte order), where an
+	// exact path or file name is still looked up (exactPast).
+	past []string
 }
 
 type candKey struct {
@@ -48,8 +56,12 @@ func (e *Engine) Find(ctx context.Context, root string, opt FindOptions) (*FindR
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	matches := c.prepared.Rank(opt.Query, opt.Limit)
+	if c.truncated {
+		matches = mergeMatches(matches, exactPast(c.past, opt.Query, opt.Limit), opt.Limit)
+	}
 	return &FindResult{
-		Matches:   c.prepared.Rank(opt.Query, opt.Limit),
+		Matches:   matches,
 		Scanned:   len(c.paths),
 		Truncated: c.truncated,
 		FromGit:   c.key.fromGit,
@@ -104,7 +116,7 @@ func (s *rootState) candidates(untracked bool, max int) (*candidates, error) {
 	}
 	c := &candidates{key: key, paths: paths}
 	if max > 0 && len(paths) > max {
-		c.paths, c.truncated = paths[:max:max], true
+		c.paths, c.past, c.truncated = paths[:max:max], paths[max:], true
 	}
 	c.prepared = Prepare(c.paths)
 	s.cand = c
@@ -140,4 +152,60 @@ func mergeTracked(f fresh, untracked bool) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// exactPast finds, among the candidates the cap left out, the one whose
+// path is exactly the query and those whose file name is: the cap bounds
+// fuzzy ranking, but never hides a file asked for by its name (issue 12).
+func exactPast(past []string, query string, limit int) []Match {
+	q := strings.TrimPrefix(strings.TrimSpace(query), "./")
+	if q == "" || len(past) == 0 {
+		return nil
+	}
+	var hits []string
+	if i, ok := slices.BinarySearch(past, q); ok {
+		hits = append(hits, past[i])
+	}
+	if !strings.Contains(q, "/") {
+		for _, p := range past {
+			if strings.HasSuffix(p, q) && (len(p) == len(q) || p[len(p)-len(q)-1] == '/') && p != q {
+				hits = append(hits, p)
+				if len(hits) >= limit {
+					break
+				}
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	return Prepare(hits).Rank(q, limit)
+}
+
+// mergeMatches merges two ranked lists in the order of Rank, keeping limit.
+func mergeMatches(a, b []Match, limit int) []Match {
+	if len(b) == 0 {
+		return a
+	}
+	all := append(slices.Clone(a), b...)
+	sort.SliceStable(all, func(i, j int) bool {
+		return better(scored{path: all[i].Path, score: all[i].Score}, scored{path: all[j].Path, score: all[j].Score})
+	})
+	all = slices.CompactFunc(all, func(x, y Match) bool { return x.Path == y.Path })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	return all
+}
+
+// Warm builds what a first find or search of root needs (the tree, git's
+// index, find's prepared candidates), so that the first call finds it
+// ready. A call that arrives meanwhile waits for it on the root's lock
+// rather than doing the same work a second time.
+func (e *Engine) Warm(root string, maxCandidates int) error {
+	s := e.state(root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.candidates(true, maxCandidates)
+	return err
 }

@@ -1,7 +1,8 @@
 package search
 
 import (
-	"bytes"
+	"bufio"
+	"io"
 	"path"
 	"sort"
 	"strings"
@@ -107,22 +108,24 @@ func (s stamp) racy(now time.Time) bool {
 
 const racyWindow = 2 * time.Second
 
-// indexPaths reads git's index (go-git's decoder, over bytes read through the
-// jail) and returns the tracked files under the root, root-relative, in byte
-// order, without deny-glob matches, submodules or sparse folders.
+// indexPaths reads git's index (go-git's decoder, streaming from the file
+// opened through the jail) and returns the tracked files under the root,
+// root-relative, in byte order, without deny-glob matches, submodules or
+// sparse folders. The index is read whatever its size: it is git's own
+// data, not a user file under max_read_bytes (a 240,000-file repository has
+// a 30 MB index).
 func indexPaths(j *shell.Jail, r *repo, root string) ([]string, error) {
-	res, err := j.ReadFile(r.gitDir+"/index", 0)
+	h, err := j.OpenAt(r.gitDir + "/index")
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			return []string{}, nil // a fresh repository: nothing tracked yet
 		}
 		return nil, err
 	}
-	if res.Truncated {
-		return nil, shell.Errorf(shell.CodeTooLarge, r.gitDir+"/index", "git's index is larger than max_read_bytes")
-	}
+	defer h.Close()
 	var idx index.Index
-	if err := index.NewDecoder(bytes.NewReader(res.Data)).Decode(&idx); err != nil {
+	rd := bufio.NewReaderSize(io.NewSectionReader(h, 0, h.Info.Size), 256<<10)
+	if err := index.NewDecoder(rd).Decode(&idx); err != nil {
 		return nil, err
 	}
 	prefix := ""

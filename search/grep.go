@@ -34,7 +34,7 @@ type SearchOptions struct {
 	Include      []string // include_glob
 	Exclude      []string // exclude_glob
 	MaxMatches   int      // hits kept
-	MaxFileBytes int64    // larger files are skipped
+	MaxFileBytes int64    // larger files are read in pieces (stream.go), not whole
 	PerFile      int      // hits kept per file at most (0: no limit); 1 lists matching files
 }
 
@@ -50,7 +50,21 @@ type SearchResult struct {
 	Total        int  // hits returned
 	FilesScanned int  // files considered (in path order) before the search ended
 	Truncated    bool // more than MaxMatches hits exist
+	// Skipped lists the first MaxSkipped files (in path order, among those
+	// considered) not searched to their end, and why; SkippedTotal counts
+	// them all.
+	Skipped      []Skipped
+	SkippedTotal int
 }
+
+// Skipped is a file a search did not read to its end.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// MaxSkipped is how many skipped files a result names.
+const MaxSkipped = 20
 
 // Search runs a content search over the root.
 func (e *Engine) Search(ctx context.Context, root string, opt SearchOptions) (*SearchResult, error) {
@@ -88,13 +102,14 @@ const (
 )
 
 type grepBatchResult struct {
-	b    int     // batch number
-	hits [][]Hit // per file of the batch
-	err  error
+	b     int      // batch number
+	hits  [][]Hit  // per file of the batch
+	skips []string // per file of the batch: why it was not searched to its end ("": it was)
+	err   error
 }
 
 func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *Matcher, maxMatches int, maxBytes int64, perFile int) (*SearchResult, error) {
-	res := &SearchResult{Files: []FileHits{}}
+	res := &SearchResult{Files: []FileHits{}, Skipped: []Skipped{}}
 	n := len(files)
 	if n == 0 {
 		return res, nil
@@ -145,6 +160,7 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 			}
 			defer rd.Close()
 			sc := scanner{m: m}
+			var big []byte // one piece of a file too large to read whole
 			for !stopped.Load() {
 				select {
 				case tokens <- struct{}{}:
@@ -163,7 +179,7 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 					return
 				}
 				lo, hi := b*grepBatch, min((b+1)*grepBatch, n)
-				r := grepBatchResult{b: b, hits: make([][]Hit, hi-lo)}
+				r := grepBatchResult{b: b, hits: make([][]Hit, hi-lo), skips: make([]string, hi-lo)}
 				var earlier int64
 				for i := lo; i < hi && !stopped.Load(); i++ {
 					limit := need(b, earlier)
@@ -174,10 +190,32 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 						continue // the cut is before this file
 					}
 					data, skip, err := rd.ReadFile(files[i], maxBytes, true)
-					if err != nil || skip != shell.TreeReadOK {
-						continue // vanished, unreadable, binary or too large: skipped
+					var hits []Hit
+					switch {
+					case err != nil && shell.CodeOf(err) == shell.CodeNotFound:
+						continue // vanished since the listing
+					case err != nil:
+						r.skips[i-lo] = SkipUnreadable + ": " + shell.AsError(err, files[i].Rel).Message
+						continue
+					case skip == shell.TreeBinary:
+						r.skips[i-lo] = SkipBinary
+						continue
+					case skip == shell.TreeNotRegular:
+						r.skips[i-lo] = SkipNotRegular
+						continue
+					case skip == shell.TreeTooLarge:
+						h, err := rd.Open(files[i].Rel)
+						if err != nil {
+							if shell.CodeOf(err) != shell.CodeNotFound {
+								r.skips[i-lo] = SkipUnreadable + ": " + shell.AsError(err, files[i].Rel).Message
+							}
+							continue
+						}
+						hits, r.skips[i-lo] = sc.scanStream(h, int(min(limit, want)), &big)
+						h.Close()
+					default:
+						hits = sc.scan(data, int(min(limit, want)), nil)
 					}
-					hits := sc.scan(data, int(min(limit, want)), nil)
 					if len(hits) > 0 {
 						r.hits[i-lo] = hits
 						earlier += int64(len(hits))
@@ -219,6 +257,12 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 			delete(pending, c)
 			lo := c * grepBatch
 			for k, hits := range br.hits {
+				if why := br.skips[k]; why != "" {
+					res.SkippedTotal++
+					if len(res.Skipped) < MaxSkipped {
+						res.Skipped = append(res.Skipped, Skipped{Path: files[lo+k].Rel, Reason: why})
+					}
+				}
 				if len(hits) == 0 {
 					continue
 				}

@@ -151,9 +151,14 @@ func TestSearchSkips(t *testing.T) {
 	for _, f := range res.Files {
 		got = append(got, f.Path)
 	}
-	want := []string{"late-nul.txt", "sub/.hidden/ok.txt", "text.txt"}
+	// A file over MaxFileBytes is searched in pieces; a binary one is
+	// skipped and named.
+	want := []string{"big.txt", "late-nul.txt", "sub/.hidden/ok.txt", "text.txt"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("searched %q, want %q", got, want)
+	}
+	if len(res.Files[0].Hits) != 2000 || res.SkippedTotal != 1 || res.Skipped[0] != (Skipped{"binary.bin", SkipBinary}) {
+		t.Fatalf("big.txt hits %d, skipped %d %+v", len(res.Files[0].Hits), res.SkippedTotal, res.Skipped)
 	}
 }
 
@@ -213,7 +218,7 @@ func TestSearchHitsAndGlobs(t *testing.T) {
 		`{"Path":"a.go","Hits":[{"Line":3,"Column":6,"Text":"func Id(width int) { id := width }","Ranges":[[5,7],[21,23]]}]},` +
 		`{"Path":"docs/readme.md","Hits":[{"Line":1,"Column":5,"Text":"The ID is an id.","Ranges":[[4,6],[13,15]]}]},` +
 		`{"Path":"src/deep/x/y.ts","Hits":[{"Line":1,"Column":7,"Text":"const id = 1; // id","Ranges":[[6,8],[17,19]]}]}` +
-		`],"Total":3,"FilesScanned":3,"Truncated":false}`
+		`],"Total":3,"FilesScanned":3,"Truncated":false,"Skipped":[],"SkippedTotal":0}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

@@ -92,3 +92,29 @@ func ReadConfigFile(abs string) (data []byte, found bool, err error) {
 	}
 	return data, true, nil
 }
+
+// ReadHandle is a regular file opened for reading at offsets, whatever
+// its size: the change journal (followers read from where they left off),
+// git's index (git's own data, not a user file under max_read_bytes) and a
+// file content search reads in pieces.
+type ReadHandle struct {
+	f    *os.File
+	Info Info // of the file as opened
+}
+
+// OpenAt opens abs (through symlinks, regular files only) for reading at
+// offsets. Unlike OpenRead it sets no size cap: its callers read pieces
+// of bounded size, never the whole file at once.
+func (j *Jail) OpenAt(abs string) (*ReadHandle, error) {
+	f, fi, _, err := j.openRegular(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadHandle{f: f, Info: infoOf(fi)}, nil
+}
+
+// ReadAt reads len(p) bytes at off (io.ReaderAt).
+func (h *ReadHandle) ReadAt(p []byte, off int64) (int, error) { return h.f.ReadAt(p, off) }
+
+// Close releases the file.
+func (h *ReadHandle) Close() error { return h.f.Close() }

@@ -25,6 +25,7 @@ const (
 // Close it when done.
 type TreeReader struct {
 	j     *Jail
+	abs   string // the tree's base
 	jrel  string
 	base  ftFD
 	cur   string      // the folder the stack ends in
@@ -48,7 +49,7 @@ func (t *FileTree) NewReader() (*TreeReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TreeReader{j: t.j, jrel: relOrEmpty(tg.rel), base: base}, nil
+	return &TreeReader{j: t.j, abs: t.abs, jrel: relOrEmpty(tg.rel), base: base}, nil
 }
 
 // Close releases the open folders.
@@ -93,6 +94,13 @@ func (r *TreeReader) read(rel string, checked bool, max int64, sniff bool) ([]by
 		return nil, skip, AsError(err, rel)
 	}
 	return data, skip, nil
+}
+
+// Open opens the file rel (relative to the tree's base) for reading at
+// offsets, through the jail: for a file too large to read whole, which
+// content search reads in pieces.
+func (r *TreeReader) Open(rel string) (*ReadHandle, error) {
+	return r.j.OpenAt(r.abs + "/" + rel)
 }
 
 // Exists reports whether rel (relative to the tree's base) is present, as

@@ -8,21 +8,21 @@ type fileKey struct {
 	size  int64
 }
 
-// recordCache keeps one parsed record. Callers get their own deep copy,
-// since Update's functions mutate what they are given.
+// recordCache keeps the last snapshot of the record read or written.
+// Callers get their own deep copy of its record, since Update's functions
+// mutate what they are given.
 type recordCache struct {
-	mu  sync.Mutex
-	key fileKey
-	rec *Record
+	mu   sync.Mutex
+	snap *snapshot
 }
 
 func (c *recordCache) get(k fileKey) *Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rec == nil || c.key != k {
+	if c.snap == nil || c.snap.key != k {
 		return nil
 	}
-	return c.rec.clone()
+	return c.snap.rec.clone()
 }
 
 // last is a copy of the last record parsed or written, whatever its file's
@@ -30,33 +30,42 @@ func (c *recordCache) get(k fileKey) *Record {
 func (c *recordCache) last() *Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rec == nil {
+	if c.snap == nil {
 		return nil
 	}
-	return c.rec.clone()
+	return c.snap.rec.clone()
 }
 
-func (c *recordCache) put(k fileKey, r *Record) {
+// snapshot is the last snapshot itself (nil: none); it must not be
+// changed.
+func (c *recordCache) snapshot() *snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.key, c.rec = k, r.clone()
+	return c.snap
+}
+
+// put keeps sn, with a copy of its record.
+func (c *recordCache) put(sn *snapshot) {
+	cp := *sn
+	cp.rec = sn.rec.clone()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.snap = &cp
 }
 
 func (r *Record) clone() *Record {
-	out := &Record{Format: r.Format, ActiveRoot: r.ActiveRoot, RootBy: r.RootBy, RootAt: r.RootAt, Sessions: make(map[string]*Session, len(r.Sessions))}
+	c := *r // every top-level field, those added later included
+	out := &c
+	out.Sessions = make(map[string]*Session, len(r.Sessions))
 	for root, s := range r.Sessions {
 		if s == nil {
 			continue
 		}
-		c := &Session{
-			Buffers:  append([]Buffer{}, s.Buffers...),
-			Expanded: append([]string{}, s.Expanded...),
-		}
-		if s.Focus != nil {
-			f := *s.Focus
-			c.Focus = &f
-		}
-		out.Sessions[root] = c
+		// The lists are shared until either side changes them (Session.own);
+		// Focus is only ever replaced whole, never changed in place.
+		s.owned = false
+		c := *s
+		out.Sessions[root] = &c
 	}
 	return out
 }

@@ -2,7 +2,10 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"time"
+
+	"github.com/editord/editord/shell"
 )
 
 // followPoll is how often Follow looks at the journal. A stat every few
@@ -10,12 +13,112 @@ import (
 // depending on inotify in the state dir.
 const followPoll = 10 * time.Millisecond
 
+// Follower reads the journal as it grows: each Poll returns the events
+// appended since the last one, reading only the bytes appended since (it
+// keeps the byte offset where it stopped). A journal replaced by a
+// compaction, or deleted and started again, is found again by seq.
+type Follower struct {
+	s      *Store
+	ino    uint64 // the journal file being followed (0: none yet)
+	off    int64  // just after the last complete line read
+	cursor int64  // the last seq read
+}
+
+// NewFollower returns a follower positioned at the journal's current end:
+// its first Poll returns only events appended after this call.
+func (s *Store) NewFollower() *Follower {
+	f := &Follower{s: s}
+	h, err := s.jail.OpenAt(s.path(journalFile))
+	if err != nil {
+		return f
+	}
+	defer h.Close()
+	last, end, err := (&jfile{r: h, size: h.Info.Size}).lastEvent()
+	if err != nil {
+		return f
+	}
+	f.ino, f.off, f.cursor = h.Info.Ino, end, last
+	return f
+}
+
+// Cursor is the seq of the last event the follower has read.
+func (f *Follower) Cursor() int64 { return f.cursor }
+
+// Poll returns the events appended since the last call, oldest first.
+// lost is true when events were dropped from the journal (changes_kept)
+// before they could be read; a journal that restarted below the cursor
+// comes back whole instead.
+func (f *Follower) Poll() (evs []Event, lost bool, err error) {
+	k, err := f.s.keyOf(journalFile)
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			f.ino, f.off = 0, 0 // deleted: a journal that starts again is read from its start
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	if k.ino == f.ino && k.size == f.off {
+		return nil, false, nil
+	}
+	h, err := f.s.jail.OpenAt(f.s.path(journalFile))
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	defer h.Close()
+	j := &jfile{r: h, size: h.Info.Size}
+	if h.Info.Ino == f.ino && j.size >= f.off {
+		if evs, ok := f.readOn(j); ok {
+			return evs, false, nil
+		}
+	}
+	p, err := f.s.readFrom(j, h.Info.Ino, Query{Since: f.cursor})
+	if err != nil {
+		return nil, false, err
+	}
+	lost = p.Reset && p.Next >= f.cursor
+	f.ino, f.off, f.cursor = h.Info.Ino, p.end, p.Next
+	return p.Events, lost, nil
+}
+
+// readOn reads the events after f.off in the journal f last read. Its
+// answer is trusted only while the sequence runs on from f.cursor: a
+// compaction replaces the journal with a new file that may reuse the old
+// one's inode number, and then f.off is a place in another file (ok false:
+// read it from the start instead, which also tells what was lost).
+func (f *Follower) readOn(j *jfile) (evs []Event, ok bool) {
+	sc := j.scanner(f.off, 64<<10)
+	cursor := f.cursor
+	for {
+		line, _, more := sc.next()
+		if !more {
+			break
+		}
+		seq, good := seqOf(line)
+		if !good || seq <= cursor {
+			continue
+		}
+		if cursor > 0 && seq != cursor+1 {
+			return nil, false
+		}
+		var ev Event
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		evs = append(evs, ev)
+		cursor = seq
+	}
+	f.cursor, f.off = cursor, sc.pos
+	return evs, true
+}
+
 // Follow calls fn with every batch of events appended to the journal after
 // it started, by this process or any other on the same state dir, until ctx
 // ends. fn runs on Follow's goroutine, one batch at a time, oldest first.
 func (s *Store) Follow(ctx context.Context, fn func([]Event)) {
-	_, cursor, _, _ := s.Since(1 << 62) // the current end: only new events
-	var lastSize, lastMod int64 = -1, -1
+	f := s.NewFollower()
 	t := time.NewTicker(followPoll)
 	defer t.Stop()
 	for {
@@ -24,22 +127,7 @@ func (s *Store) Follow(ctx context.Context, fn func([]Event)) {
 			return
 		case <-t.C:
 		}
-		in, err := s.jail.Stat(s.path(journalFile))
-		if err != nil {
-			continue
-		}
-		if in.Size == lastSize && in.ModNano == lastMod {
-			continue
-		}
-		lastSize, lastMod = in.Size, in.ModNano
-		// A journal that restarted below the cursor comes back whole
-		// (Since's reset case), so nothing is skipped.
-		evs, next, _, err := s.Since(cursor)
-		if err != nil {
-			continue
-		}
-		cursor = next
-		if len(evs) > 0 {
+		if evs, _, err := f.Poll(); err == nil && len(evs) > 0 {
 			fn(evs)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/editord/editord/shell"
 )
@@ -26,11 +27,38 @@ type Event struct {
 	Truncated bool    `json:"truncated" desc:"The patch was cut at event_patch_bytes; call editor::git::hunks for the whole diff."`
 }
 
+// The journal is one append-only file of JSON lines, each starting with
+// {"seq":N, (Seq is the first field, so a reader finds the seq of a line
+// from its first bytes). Nothing reads it whole on a hot path:
+//
+//   - Append learns the last seq from the file's tail (or from what it
+//     wrote last, when the file has not changed since);
+//   - readers find the first event after a cursor by a binary search over
+//     byte offsets (the seqs increase along the file), helped by a small
+//     seq→offset index of where earlier reads ended (journal_read.go);
+//   - followers (Follower) keep the byte offset where they stopped and read
+//     only what was appended since;
+//   - compaction (every changes_kept appends) copies the last changes_kept
+//     lines, found by reading the file backwards, into a new file that
+//     replaces the old atomically; readers notice the new inode and find
+//     their place in it again by seq.
 const (
 	journalFile = "changes.jsonl"
 	journalLock = "changes.lock"
-	tailProbe   = 256 << 10
+	// tailProbe is the first tail read when looking for the last event;
+	// it doubles up to tailProbeMax while no complete event is found.
+	tailProbe    = 16 << 10
+	tailProbeMax = 64 << 20
 )
+
+// appendState is what this process knows of the journal after its last
+// append: when the file is still that one (same inode and size), the last
+// seq is known without reading.
+type appendState struct {
+	mu   sync.Mutex
+	key  fileKey
+	last int64
+}
 
 // Append stores events with the next sequence numbers under the journal
 // lock and returns them numbered. The journal keeps at least the last keep
@@ -44,15 +72,15 @@ func (s *Store) Append(ctx context.Context, evs []Event, keep int) ([]Event, err
 		return nil, err
 	}
 	defer unlock()
-	tail, size, err := s.jail.ReadTail(s.path(journalFile), tailProbe)
-	if err != nil && shell.CodeOf(err) != shell.CodeNotFound {
+	last, size, torn, err := s.journalEnd()
+	if err != nil {
 		return nil, err
 	}
-	last := lastSeq(tail)
 	var buf bytes.Buffer
-	if len(tail) > 0 && tail[len(tail)-1] != '\n' {
+	if torn {
 		buf.WriteByte('\n') // a writer died mid-line: start ours on a fresh one
 	}
+	first := last
 	for i := range evs {
 		last++
 		evs[i].Seq = last
@@ -64,90 +92,82 @@ func (s *Store) Append(ctx context.Context, evs []Event, keep int) ([]Event, err
 		buf.WriteByte('\n')
 	}
 	if err := s.jail.AppendFile(s.path(journalFile), buf.Bytes()); err != nil {
+		s.appended.mu.Lock()
+		s.appended.key = fileKey{}
+		s.appended.mu.Unlock()
 		return nil, err
 	}
-	if keep > 0 && (last/int64(keep) != (last-int64(len(evs)))/int64(keep)) && size > 0 {
-		s.compact(keep)
+	compacted := false
+	if keep > 0 && last/int64(keep) != first/int64(keep) && size > 0 {
+		compacted = s.compact(keep)
 	}
+	s.appended.mu.Lock()
+	s.appended.key, s.appended.last = fileKey{}, 0
+	if !compacted {
+		if k, err := s.keyOf(journalFile); err == nil && k.size == size+int64(buf.Len()) {
+			s.appended.key, s.appended.last = k, last
+		}
+	}
+	s.appended.mu.Unlock()
 	return evs, nil
 }
 
-// compact rewrites the journal to its last keep events; called with the
-// journal lock held.
-func (s *Store) compact(keep int) {
-	res, err := s.jail.ReadFile(s.path(journalFile), 1<<40)
-	if err != nil {
-		return
-	}
-	lines := bytes.SplitAfter(res.Data, []byte("\n"))
-	var good [][]byte
-	for _, l := range lines {
-		if len(l) > 0 && l[len(l)-1] == '\n' && json.Valid(l) {
-			good = append(good, l)
-		}
-	}
-	if len(good) > keep {
-		good = good[len(good)-keep:]
-	}
-	s.jail.WriteFile(s.path(journalFile), bytes.Join(good, nil), shell.WriteOptions{Perm: 0o600, NoSync: true})
-}
-
-// lastSeq finds the seq of the last complete event in a journal tail.
-func lastSeq(tail []byte) int64 {
-	lines := bytes.Split(tail, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		var ev struct {
-			Seq int64 `json:"seq"`
-		}
-		if json.Unmarshal(lines[i], &ev) == nil && ev.Seq > 0 {
-			return ev.Seq
-		}
-	}
-	return 0
-}
-
-// Since returns the events after cursor, oldest first, and the cursor to
-// pass next time. reset is true when events after the cursor were already
-// dropped from the journal (or the journal restarted), so the caller knows
-// it missed some instead of silently skipping them.
-func (s *Store) Since(cursor int64) (evs []Event, next int64, reset bool, err error) {
-	res, err := s.jail.ReadFile(s.path(journalFile), 1<<40)
+// journalEnd returns the last seq in the journal, its size, and whether it
+// ends in a torn line; called with the journal lock held.
+func (s *Store) journalEnd() (last, size int64, torn bool, err error) {
+	k, err := s.keyOf(journalFile)
 	if err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
-			return []Event{}, 0, cursor > 0, nil
+			return 0, 0, false, nil
 		}
-		return nil, cursor, false, err
+		return 0, 0, false, err
 	}
-	evs = []Event{}
-	first, last := int64(0), int64(0)
-	for _, line := range bytes.Split(res.Data, []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		var ev Event
-		if json.Unmarshal(line, &ev) != nil || ev.Seq <= last {
-			continue // torn line, or a duplicate after a crash mid-compaction
-		}
-		if first == 0 {
-			first = ev.Seq
-		}
-		last = ev.Seq
-		if ev.Seq > cursor {
-			evs = append(evs, ev)
-		}
+	s.appended.mu.Lock()
+	if s.appended.key == k && k.size > 0 {
+		last := s.appended.last
+		s.appended.mu.Unlock()
+		return last, k.size, false, nil
 	}
-	reset = cursor > last || (cursor > 0 && first > cursor+1)
-	if cursor > last {
-		// The journal restarted below the cursor: everything in it is new.
-		evs = evs[:0]
-		for _, line := range bytes.Split(res.Data, []byte("\n")) {
-			var ev Event
-			if json.Unmarshal(line, &ev) == nil && ev.Seq > 0 {
-				evs = append(evs, ev)
-			}
+	s.appended.mu.Unlock()
+	h, err := s.jail.OpenAt(s.path(journalFile))
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			return 0, 0, false, nil
+		}
+		return 0, 0, false, err
+	}
+	defer h.Close()
+	j := &jfile{r: h, size: h.Info.Size}
+	last, _, err = j.lastEvent()
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if j.size > 0 {
+		var b [1]byte
+		if _, err := h.ReadAt(b[:], j.size-1); err == nil && b[0] != '\n' {
+			torn = true
 		}
 	}
-	return evs, last, reset, nil
+	return last, j.size, torn, nil
+}
+
+// compact rewrites the journal to its last keep events; called with the
+// journal lock held. It reads only those events' lines (backwards from the
+// end) and drops lines that are not events (garbage, torn lines). It
+// reports whether the file was replaced.
+func (s *Store) compact(keep int) bool {
+	h, err := s.jail.OpenAt(s.path(journalFile))
+	if err != nil {
+		return false
+	}
+	j := &jfile{r: h, size: h.Info.Size}
+	lines, err := j.lastLines(keep)
+	h.Close()
+	if err != nil {
+		return false
+	}
+	_, err = s.jail.WriteFile(s.path(journalFile), lines, shell.WriteOptions{Perm: 0o600, NoSync: true})
+	return err == nil
 }
 
 // ParseCursor reads a cursor given as a string ("" is the beginning).

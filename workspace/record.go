@@ -24,10 +24,27 @@ type Buffer struct {
 }
 
 // Session is what one root remembers.
+//
+// Copies of a record share their sessions' lists until one is changed
+// (copy on write: a copy per call of 5,000 buffers would cost more than
+// the call), so every method that changes a list calls own first, and
+// nothing outside this file changes the lists in place.
 type Session struct {
-	Buffers  []Buffer `json:"buffers"`
+	Buffers  []Buffer `json:"buffers,omitempty"` // in buffer files on disk (layout.go)
 	Expanded []string `json:"expanded"`
 	Focus    *Focus   `json:"focus,omitempty"`
+
+	owned bool // the lists are this session's own, not shared with a copy
+}
+
+// own makes the session's lists its own before a change.
+func (s *Session) own() {
+	if s.owned {
+		return
+	}
+	s.Buffers = append(make([]Buffer, 0, len(s.Buffers)+1), s.Buffers...)
+	s.Expanded = append(make([]string, 0, len(s.Expanded)+1), s.Expanded...)
+	s.owned = true
 }
 
 // Focus is where the person is: the active tab and the cursor in it.
@@ -60,7 +77,7 @@ type Record struct {
 	Sessions map[string]*Session `json:"sessions"`
 }
 
-const recordFormat = 1
+const recordFormat = 2
 
 func newRecord() *Record {
 	return &Record{Format: recordFormat, Sessions: map[string]*Session{}}
@@ -73,7 +90,7 @@ func (r *Record) Session(root string) *Session {
 	}
 	s := r.Sessions[root]
 	if s == nil {
-		s = &Session{}
+		s = &Session{owned: true}
 		r.Sessions[root] = s
 	}
 	if s.Buffers == nil {
@@ -126,10 +143,12 @@ func (s *Session) Upsert(b Buffer) bool {
 			if s.Buffers[i] == b {
 				return false
 			}
+			s.own()
 			s.Buffers[i] = b
 			return true
 		}
 	}
+	s.own()
 	s.Buffers = append(s.Buffers, b)
 	return true
 }
@@ -140,7 +159,11 @@ func (s *Session) SetDraft(path, base string) (found, changed bool) {
 	for i := range s.Buffers {
 		if b := &s.Buffers[i]; b.Path == path {
 			changed = b.Dirty != (base != "") || b.DraftBase != base
-			b.Dirty, b.DraftBase = base != "", base
+			if changed {
+				s.own()
+				b = &s.Buffers[i]
+				b.Dirty, b.DraftBase = base != "", base
+			}
 			return true, changed
 		}
 	}
@@ -151,6 +174,7 @@ func (s *Session) SetDraft(path, base string) (found, changed bool) {
 func (s *Session) Close(path string) bool {
 	for i := range s.Buffers {
 		if s.Buffers[i].Path == path {
+			s.own()
 			s.Buffers = append(s.Buffers[:i], s.Buffers[i+1:]...)
 			return true
 		}
@@ -161,6 +185,7 @@ func (s *Session) Close(path string) bool {
 // CloseBeneath drops every buffer at or under path and collapses every
 // expanded folder there, returning the closed buffers' paths.
 func (s *Session) CloseBeneath(path string) []string {
+	s.own()
 	closed := []string{}
 	kept := s.Buffers[:0]
 	for _, b := range s.Buffers {
@@ -179,6 +204,7 @@ func (s *Session) CloseBeneath(path string) []string {
 // under to, returning how many it rewrote. A buffer already at a rewritten
 // path is replaced, so the tab set never holds one path twice.
 func (s *Session) Move(from, to string) int {
+	s.own()
 	n := 0
 	moved := make([]bool, len(s.Buffers))
 	for i := range s.Buffers {
@@ -213,12 +239,14 @@ func (s *Session) Expand(path string) bool {
 			return false
 		}
 	}
+	s.own()
 	s.Expanded = append(s.Expanded, path)
 	return true
 }
 
 // Collapse unmarks a folder and every folder beneath it.
 func (s *Session) Collapse(path string) bool {
+	s.own()
 	kept := s.Expanded[:0]
 	for _, e := range s.Expanded {
 		if !Within(e, path) {

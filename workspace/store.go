@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -20,6 +21,12 @@ type Store struct {
 	// cache holds the last record parsed, keyed by its file's identity, so
 	// a call that only reads the record costs one stat, not a parse.
 	cache recordCache
+	// appended is what this process knows of the journal's end after its
+	// last append; jidx where earlier journal reads ended (journal*.go).
+	appended appendState
+	jidx     jindex
+	// locksMade: the locks folder was found or made (lock).
+	locksMade atomic.Bool
 }
 
 const (
@@ -69,6 +76,17 @@ func (s *Store) LockShared(ctx context.Context, name string) (func(), error) {
 }
 
 func (s *Store) lock(ctx context.Context, name string, take func(context.Context, string) (func(), error)) (func(), error) {
+	if s.locksMade.Load() {
+		// The folder was there: take the lock straight away, and make the
+		// folder only when it is gone.
+		ctx, cancel := context.WithTimeout(ctx, lockWait)
+		unlock, err := take(ctx, s.path("locks/"+name))
+		cancel()
+		if err == nil || shell.CodeOf(err) != shell.CodeNotFound {
+			return unlock, err
+		}
+		s.locksMade.Store(false)
+	}
 	if _, err := s.jail.Mkdir(s.path("locks"), false); err != nil {
 		if shell.CodeOf(err) == shell.CodeNotFound {
 			// The state dir itself is gone: this process holds it open, but
@@ -78,6 +96,7 @@ func (s *Store) lock(ctx context.Context, name string, take func(context.Context
 		}
 		return nil, err
 	}
+	s.locksMade.Store(true)
 	ctx, cancel := context.WithTimeout(ctx, lockWait)
 	defer cancel()
 	return take(ctx, s.path("locks/"+name))
@@ -115,6 +134,20 @@ func (s *Store) Load() *Record {
 		return rec
 	}
 	return rec
+}
+
+// View runs fn on the current record without copying it, for a caller
+// that only reads a little of it (the active root, one buffer): with
+// thousands of buffers a copy per call would cost more than the call. fn
+// must neither change the record nor keep it.
+func (s *Store) View(fn func(*Record)) {
+	if key, err := s.recordKey(); err == nil {
+		if sn := s.cache.snapshot(); sn != nil && sn.key == key {
+			fn(sn.rec) // a snapshot's record is never changed once kept
+			return
+		}
+	}
+	fn(s.Load())
 }
 
 // fallback is what Load answers with when the record cannot be read: the
@@ -176,8 +209,9 @@ func (r *Record) countBuffers() int {
 	return n
 }
 
-// read parses the record file. A missing file is an empty record; corrupt
-// is set when the file exists but cannot be used.
+// read parses the record: the core file and, for what changed since this
+// process last knew it, the buffer files (layout.go). A missing core is an
+// empty record; corrupt is set when it exists but cannot be used.
 func (s *Store) read() (rec *Record, corrupt, err error) {
 	key, statErr := s.recordKey()
 	if statErr == nil {
@@ -194,27 +228,31 @@ func (s *Store) read() (rec *Record, corrupt, err error) {
 				// every open buffer.
 				return nil, errVanished, nil
 			}
+			// No record (a new state dir, or one a person reset by
+			// deleting the record with no editord running): empty, and the
+			// first write removes any buffer files left (layout.go).
 			return newRecord(), nil, nil
 		}
 		return nil, nil, err
 	}
-	// Into a zero record, so that a file without "format" ("null", "{}")
-	// is caught as corrupt instead of read as an empty record and then
-	// overwritten.
-	rec = &Record{}
-	if err := json.Unmarshal(res.Data, rec); err != nil {
-		return nil, err, nil
+	d, corrupt := decodeCore(res.Data)
+	if corrupt != nil {
+		return nil, corrupt, nil
 	}
-	if rec.Format != recordFormat {
-		return nil, fmt.Errorf("unknown format %d", rec.Format), nil
-	}
-	if rec.Sessions == nil {
-		rec.Sessions = map[string]*Session{}
+	sn := &snapshot{key: key, format: d.Format, rec: d.Record, gen: d.Gen, recentFrom: d.RecentFrom, recent: d.Recent}
+	if d.Format == recordFormat {
+		sn.orders = s.loadBuffers(d, s.cache.snapshot())
+	} else {
+		sn.orders = map[string][]int64{}
+		for root, ses := range d.Sessions {
+			d.Session(root)
+			sn.orders[root] = assignOrders(ses.Buffers, nil)
+		}
 	}
 	if statErr == nil {
-		s.cache.put(key, rec)
+		s.cache.put(sn)
 	}
-	return rec, nil, nil
+	return d.Record, nil, nil
 }
 
 // recordKey identifies one version of the record file. The file is only
@@ -267,18 +305,47 @@ func (s *Store) Update(ctx context.Context, fn func(*Record) (changed bool, err 
 	return rec, nil
 }
 
-// write replaces the record file with rec; called with the record lock
-// held.
+// write replaces the record with rec; called with the record lock held.
+// It writes the buffer files that changed since the record this process
+// read or wrote last (all of them when that is not the record on disk),
+// then the core (layout.go).
 func (s *Store) write(rec *Record) error {
-	data, err := json.MarshalIndent(rec, "", "  ")
+	base := s.cache.snapshot()
+	if base != nil {
+		if k, err := s.recordKey(); err != nil || k != base.key {
+			base = nil
+		}
+	}
+	writes, orders, full := plan(base, rec)
+	undo, err := s.writeBuffers(writes, full, rec)
 	if err != nil {
+		return s.recordError("written", err)
+	}
+	sn := &snapshot{format: recordFormat, rec: rec, orders: orders}
+	if full {
+		// Readers that knew an earlier record read every buffer file.
+		sn.gen = time.Now().UnixNano()
+		if last := s.cache.snapshot(); last != nil && last.gen >= sn.gen {
+			sn.gen = last.gen + 1
+		}
+		sn.recentFrom, sn.recent = sn.gen+1, []bufChange{}
+	} else {
+		sn.gen = base.gen + 1
+		sn.recent, sn.recentFrom = nextRecent(base.recent, base.recentFrom, sn.gen, writes)
+	}
+	// One line: it is rewritten on every change of the record.
+	data, err := json.Marshal(diskRecord{Record: core(rec), Gen: sn.gen, RecentFrom: sn.recentFrom, Recent: sn.recent})
+	if err != nil {
+		undo()
 		return err
 	}
 	if _, err := s.jail.WriteFile(s.path(recordFile), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true}); err != nil {
+		undo()
 		return s.recordError("written", err)
 	}
 	if key, err := s.recordKey(); err == nil {
-		s.cache.put(key, rec)
+		sn.key = key
+		s.cache.put(sn)
 	}
 	return nil
 }

@@ -36,6 +36,9 @@ func (c *common) open(stderr io.Writer) (svc *editor.Service, also *atomic.Point
 	return svc, also, err
 }
 
+// watchAfterWarm bounds how long the watcher waits for the warm-up.
+const watchAfterWarm = 3 * time.Second
+
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c := newFlags("serve", stderr)
 	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
@@ -56,11 +59,25 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	warn := srv.Warn
 	warnClients.Store(&warn)
 	go srv.Deliver(ctx)
+	// Warm the caches of the first calls (find, search, git status) while
+	// the client starts up. The watcher's own first walk of the tree waits
+	// for that (at most watchAfterWarm): on 2 cores two walks of a large
+	// tree at once would make both, and the first calls, twice as slow.
+	warmed := make(chan struct{})
+	go svc.Warm(ctx, func() { close(warmed) })
 	// Every serving process stands for the watcher election; the one that
 	// wins reports writes made by other programs. It must stop before the
 	// service closes.
 	watching := make(chan struct{})
-	go func() { defer close(watching); svc.RunWatcher(ctx) }()
+	go func() {
+		defer close(watching)
+		select {
+		case <-warmed:
+		case <-time.After(watchAfterWarm):
+		case <-ctx.Done():
+		}
+		svc.RunWatcher(ctx)
+	}()
 	defer func() { stop(); <-watching }()
 	if *httpAddr == "" {
 		if err := protocol.ServeStdio(ctx, srv, stdin, stdout); err != nil && ctx.Err() == nil {

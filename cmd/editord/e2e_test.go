@@ -257,7 +257,7 @@ func TestE2EManyProcesses(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	list := sessions[0].mustCall("editor_buffers_list", nil)
+	list := sessions[0].mustCall("editor_buffers_list", map[string]any{"limit": 10000})
 	if n := len(list["buffers"].([]any)); n != procs*files {
 		t.Fatalf("buffers after %d concurrent opens: %d", procs*files, n)
 	}

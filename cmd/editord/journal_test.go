@@ -126,7 +126,7 @@ func TestJournalManyProcesses(t *testing.T) {
 	}
 	wg.Wait()
 
-	got := sessions[2].mustCall("editor_changes", map[string]any{"since": start})
+	got := sessions[2].mustCall("editor_changes", map[string]any{"since": start, "limit": 10000})
 	seen := map[save]int{}
 	last := -1.0
 	for _, raw := range got["changes"].([]any) {

@@ -91,7 +91,9 @@ func TestStressBoundsPeakRSS(t *testing.T) {
 	}
 	check("open a 100 MB single-line file", peak, took, 48)
 	m, isErr, peak, took = peakCall(t, root, state, "editor::search", `{"pattern": "needle"}`)
-	if isErr || strings.Contains(fmt.Sprint(m), "one.line") || !strings.Contains(fmt.Sprint(m), "small.txt") {
+	// Searched in bounded memory: the 100 MB line is named in skipped with
+	// the reason (issue 12), and is no hit.
+	if isErr || strings.Contains(fmt.Sprint(m["files"]), "one.line") || !strings.Contains(fmt.Sprint(m["skipped"]), "one.line") || !strings.Contains(fmt.Sprint(m), "small.txt") {
 		t.Errorf("search beside a 100 MB line: %.300v", m)
 	}
 	check("search beside a 100 MB single-line file", peak, took, 48)

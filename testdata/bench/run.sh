@@ -11,7 +11,7 @@
 # later runs. Delete the folder to rebuild it. Other knobs:
 #   BENCH_BIN=PATH        the binary under test (default bin/editord)
 #   BENCH_RUNS=N          runs per slow measurement (default 5, minimum 5)
-#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes
+#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
 #   BENCH_FIND3, BENCH_FIND_BASENAME, BENCH_FIND_PATH           find queries
 # Functions the binary does not serve yet are reported as n/a; rerun later.
@@ -44,6 +44,15 @@ fi
 command -v git >/dev/null 2>&1 || { log "git is required to assemble the corpus"; exit 1; }
 
 [[ -x $bin ]] || { log "$bin missing: run 'make build' (or 'make bench')"; exit 1; }
+
+# The filesystem MCP server (npm), the peer of the 1 MiB stdio rows (scale).
+fsmcp="$bench/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+if [[ ! -f $fsmcp ]] && command -v npm >/dev/null 2>&1; then
+	log "installing @modelcontextprotocol/server-filesystem with npm into $bench/npm"
+	npm install --prefix "$bench/npm" --no-audit --no-fund @modelcontextprotocol/server-filesystem >&2 ||
+		log "note: could not install it; the 1 MiB stdio rows will have no peer"
+fi
+[[ -f $fsmcp ]] && export BENCH_FSMCP="$fsmcp"
 
 # 2. The corpus, assembled once.
 if [[ ${BENCH_SMALL:-} == 1 ]]; then

@@ -42,13 +42,12 @@ var (
 )
 
 // The ignore rules editord applies (CONTRACT.md §2, §6), spelled for rg.
-// --max-filesize mirrors limits.max_file_bytes: search skips larger files.
+// Files of any size are searched by both (issue 12).
 var rgBase = []string{
 	"--no-config", "--line-number", "--no-heading", "--hidden", "--color", "never",
 	"-g", "!.git", "-g", "!node_modules", "-g", "!target", "-g", "!dist", "-g", "!build",
 	"-g", "!.venv", "-g", "!__pycache__",
 	"-g", "!.env", "-g", "!.env.*", "-g", "!*.pem", "-g", "!*.key", "-g", "!**/secrets/**",
-	"--max-filesize", "2000000",
 }
 
 func main() {
@@ -92,6 +91,8 @@ func main() {
 		{"io", benchIO},
 		{"memory", benchMemory},
 		{"changes", benchChanges},
+		{"scale", benchScale},
+		{"history", benchHistory},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
@@ -226,7 +227,7 @@ func esc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // watched are the functions this harness measures.
 var watched = []string{
-	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks",
+	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks", "editor::git::log", "editor::git::blame",
 	"editor::open", "editor::save", "editor::diff", "editor::workspace::get", "editor::changes",
 }
 
@@ -281,11 +282,16 @@ func newStateDir() string {
 
 // startServer runs `editord serve --root CORPUS --state-dir STATE [extra...]`.
 func startServer(state string, extra ...string) *server {
+	return startServerAt(*corpus, state, extra...)
+}
+
+// startServerAt is startServer on another root.
+func startServerAt(root, state string, extra ...string) *server {
 	if state == "" {
 		state = newStateDir()
 	}
 	s := &server{state: state}
-	args := append([]string{"serve", "--root", *corpus, "--state-dir", state}, extra...)
+	args := append([]string{"serve", "--root", root, "--state-dir", state}, extra...)
 	xdg := filepath.Join(tmpBase, "xdg")
 	os.MkdirAll(filepath.Join(xdg, "config"), 0o755)
 	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(xdg, "config"), "XDG_STATE_HOME=" + filepath.Join(xdg, "state")}

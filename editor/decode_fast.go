@@ -1,0 +1,337 @@
+package editor
+
+// A fast path for decodeArgs. A save or a diff carries megabytes of text
+// in one or two string members, and encoding/json reads such arguments
+// four times in decodeArgs (validate and decode into a map, validate and
+// decode into the request) and unquotes a string with escapes a byte at a
+// time. decodeFast reads a plain arguments object once: members are found
+// by skipping values (strings a stretch at a time), string members are
+// unquoted with bulk copies between escapes, and other members (small:
+// numbers, booleans, lists) go to encoding/json one by one. Anything
+// irregular (an unknown, repeated or missing member, a type mismatch, a
+// \u escape that is not a whole character, invalid UTF-8, anything that
+// is not JSON) makes it give up, and decodeArgs' careful path runs and says
+// what is wrong: the answers are the same, only the common case is fast.
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// fastField is one member a request type takes.
+type fastField struct {
+	index    []int
+	required bool
+	bit      uint64
+}
+
+type fastType struct {
+	byName   map[string]fastField
+	required uint64 // bits of the required members
+	ok       bool   // at most 64 members
+}
+
+var fastTypes sync.Map // reflect.Type → *fastType
+
+func fastTypeOf(t reflect.Type) *fastType {
+	if ft, ok := fastTypes.Load(t); ok {
+		return ft.(*fastType)
+	}
+	ft := &fastType{byName: map[string]fastField{}, ok: true}
+	for i, f := range visibleFields(t) {
+		if i >= 64 {
+			ft.ok = false
+			break
+		}
+		name, opt := jsonName(f.StructField)
+		ff := fastField{index: f.Index, required: !opt, bit: 1 << i}
+		if ff.required {
+			ft.required |= ff.bit
+		}
+		ft.byName[name] = ff
+	}
+	fastTypes.Store(t, ft)
+	return ft
+}
+
+// visibleFields is fields (schema.go) with each one's index path.
+type indexedField struct {
+	reflect.StructField
+}
+
+func visibleFields(t reflect.Type) []indexedField {
+	var out []indexedField
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() || f.Tag.Get("json") == "-" {
+				continue
+			}
+			idx := append(append([]int{}, prefix...), i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+				walk(f.Type, idx)
+				continue
+			}
+			f.Index = idx
+			out = append(out, indexedField{f})
+		}
+	}
+	walk(t, nil)
+	return out
+}
+
+// decodeFast fills req (a pointer to a request struct) from args, or
+// reports false having possibly filled part of it (the caller then starts
+// again on a fresh request).
+func decodeFast(args []byte, req any) bool {
+	v := reflect.ValueOf(req).Elem()
+	ft := fastTypeOf(v.Type())
+	if !ft.ok {
+		return false
+	}
+	i := skipSpace(args, 0)
+	if i >= len(args) || args[i] != '{' {
+		return false
+	}
+	i = skipSpace(args, i+1)
+	var seen uint64
+	if i < len(args) && args[i] == '}' {
+		return ft.required == 0 && skipSpace(args, i+1) == len(args)
+	}
+	for {
+		if i >= len(args) || args[i] != '"' {
+			return false
+		}
+		ke, ok := skipString(args, i)
+		if !ok {
+			return false
+		}
+		key, ok := unquoteFast(args[i:ke])
+		if !ok {
+			return false
+		}
+		f, known := ft.byName[key]
+		if !known || seen&f.bit != 0 {
+			return false
+		}
+		seen |= f.bit
+		i = skipSpace(args, ke)
+		if i >= len(args) || args[i] != ':' {
+			return false
+		}
+		vs := skipSpace(args, i+1)
+		ve, ok := skipValue(args, vs)
+		if !ok {
+			return false
+		}
+		val := args[vs:ve]
+		fv := v.FieldByIndex(f.index)
+		switch {
+		case string(val) == "null":
+			if f.required {
+				return false
+			}
+			fv.SetZero()
+		case fv.Kind() == reflect.String && val[0] == '"':
+			s, ok := unquoteFast(val)
+			if !ok {
+				return false
+			}
+			fv.SetString(s)
+		default:
+			// Small members (numbers, lists): encoding/json would turn
+			// text that is not UTF-8 in them into U+FFFD; the careful path
+			// refuses it.
+			if off, _ := badText(val); off >= 0 || json.Unmarshal(val, fv.Addr().Interface()) != nil {
+				return false
+			}
+		}
+		i = skipSpace(args, ve)
+		if i >= len(args) {
+			return false
+		}
+		if args[i] == '}' {
+			break
+		}
+		if args[i] != ',' {
+			return false
+		}
+		i = skipSpace(args, i+1)
+	}
+	return seen&ft.required == ft.required && skipSpace(args, i+1) == len(args)
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the end (past the closing quote) of the string
+// starting at b[i] == '"'. It jumps from quote to quote (memchr speed),
+// and a quote after an odd run of backslashes is escaped.
+func skipString(b []byte, i int) (int, bool) {
+	start := i + 1
+	for j := start; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		q := j + k
+		n := 0
+		for q-1-n >= start && b[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, true
+		}
+		j = q + 1
+	}
+}
+
+// skipValue returns the end of the value starting at b[i]; strings,
+// objects and arrays are skipped whole, anything else up to a delimiter
+// (checked by whoever decodes it).
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				e, ok := skipString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j, j > i
+}
+
+// unquoteFast decodes a JSON string token (quotes included) the way
+// encoding/json does, copying the stretches between escapes whole. It
+// gives up (false) where encoding/json would substitute U+FFFD (invalid
+// UTF-8, a lone surrogate) or refuse the token (a control character, a bad
+// escape).
+func unquoteFast(s []byte) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return "", false
+	}
+	body := s[1 : len(s)-1]
+	k := bytes.IndexByte(body, '\\')
+	if k < 0 {
+		if !plainRun(body) || !utf8.Valid(body) {
+			return "", false
+		}
+		return string(body), true
+	}
+	out := make([]byte, 0, len(body))
+	for {
+		run := body[:k]
+		if !plainRun(run) {
+			return "", false
+		}
+		out = append(out, run...)
+		body = body[k:]
+		if len(body) < 2 {
+			return "", false
+		}
+		switch c := body[1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+			body = body[2:]
+		case 'n':
+			out, body = append(out, '\n'), body[2:]
+		case 't':
+			out, body = append(out, '\t'), body[2:]
+		case 'r':
+			out, body = append(out, '\r'), body[2:]
+		case 'b':
+			out, body = append(out, '\b'), body[2:]
+		case 'f':
+			out, body = append(out, '\f'), body[2:]
+		case 'u':
+			r, ok := hexRune(body[2:])
+			if !ok {
+				return "", false
+			}
+			body = body[6:]
+			if utf16.IsSurrogate(r) {
+				if len(body) < 6 || body[0] != '\\' || body[1] != 'u' {
+					return "", false
+				}
+				r2, ok := hexRune(body[2:])
+				if !ok {
+					return "", false
+				}
+				r = utf16.DecodeRune(r, r2)
+				if r == utf8.RuneError {
+					return "", false
+				}
+				body = body[6:]
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+		k = bytes.IndexByte(body, '\\')
+		if k < 0 {
+			if !plainRun(body) {
+				return "", false
+			}
+			out = append(out, body...)
+			break
+		}
+	}
+	if !utf8.Valid(out) {
+		return "", false
+	}
+	return string(out), true
+}
+
+// plainRun reports a stretch with no control character (which JSON
+// strings must escape).
+func plainRun(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+func hexRune(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 32)
+	return rune(n), err == nil
+}

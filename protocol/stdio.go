@@ -1,0 +1,521 @@
+package protocol
+
+// The stdio loop. mcp-go's stdio server parses a message three or four
+// times before a tool sees it (a raw pass, one per kind of response it
+// might be, its own base message, the protocol-era probe, the typed
+// request with the arguments decoded into a map that the handler then
+// encodes again), and encodes a result twice: a 1 MiB save cost 2.4x the
+// filesystem server's. Upstream cannot be changed from here, so this loop
+// reads every line itself and serves tools/call, the one message that
+// carries file contents, on a fast path: the message is decoded once
+// (jsonrpc, id, method, params.name, params.arguments kept raw), the
+// catalog function runs (the same toolResult as mcp-go's handler), and the
+// response is written with its text escaped once. Every other line
+// (initialize, lists, resources, pings, notifications, responses to our
+// requests, and any tools/call that is not plain: bad JSON, an unknown
+// tool, _meta) goes to mcp-go's own stdio server unchanged, through a
+// pipe, so the protocol stays mcp-go's; both write whole lines through
+// one lock. notifications/cancelled reaches the fast path's calls too, and
+// when the input ends every call in flight is cancelled, as mcp-go does.
+// Lines come from the request-limit reader (limit.go), so nothing over the
+// limits is decoded here either, and the end is prompt (shutdown.go).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// stdioWorkers bounds the tool calls served at once (mcp-go's pool size).
+const stdioWorkers = 16
+
+// serveLines is the loop of ServeStdio (server.go): lines (already held
+// to the request limits) go to the fast path or to mcp-go's stdio server,
+// whose output is unescaped (wire.go); both write whole lines to out.
+func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWriter) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pr, pw := io.Pipe()
+	std := server.NewStdioServer(s.MCP)
+	server.WithWorkerPoolSize(stdioWorkers)(std)
+	listened := make(chan error, 1)
+	go func() { listened <- std.Listen(ctx, pr, unescapeHTML(out)) }()
+	f := &fastPath{s: s, w: out, base: ctx, inflight: map[string]context.CancelFunc{}, slots: make(chan struct{}, stdioWorkers)}
+	var err error
+	for {
+		var line []byte
+		line, err = lines.ReadLine()
+		if len(line) > 0 && !f.serve(line) {
+			if _, werr := pw.Write(line); werr != nil {
+				err = werr
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	// The input ended (or broke): give up the calls in flight, as mcp-go
+	// does, then let its loop end.
+	f.cancelAll()
+	f.wg.Wait()
+	pw.Close()
+	lerr := <-listened
+	if err == nil || err == io.EOF {
+		err = lerr
+	}
+	if err == io.EOF || err == context.Canceled {
+		return nil
+	}
+	return err
+}
+
+func (l *lockedWriter) writeJSON(v any) error {
+	b, err := marshalJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = l.Write(append(b, '\n'))
+	return err
+}
+
+// fastPath serves plain tools/call messages.
+type fastPath struct {
+	s        *Server
+	w        *lockedWriter
+	base     context.Context
+	ctx      context.Context // base with the stdio session, once mcp-go has registered it
+	mu       sync.Mutex
+	inflight map[string]context.CancelFunc // by the request id's JSON
+	wg       sync.WaitGroup
+	slots    chan struct{}
+}
+
+// toolCall is the one decoding of a tools/call message. Unknown fields
+// send it to mcp-go (which knows what they mean).
+type toolCall struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"params"`
+}
+
+// parseToolCall reads a tools/call message in one validating pass
+// (json.Valid) and a walk over its members that skips values (strings
+// quote to quote); the arguments are a slice of line, not a copy, valid
+// until the line is reused (serve copies them before its call runs). Any
+// member it does not know makes it give up (false): mcp-go knows what such
+// members mean.
+func parseToolCall(line []byte) (toolCall, bool) {
+	var c toolCall
+	if !json.Valid(line) {
+		return c, false
+	}
+	ok := objectMembers(line, func(key string, val []byte) bool {
+		switch key {
+		case "jsonrpc":
+			return json.Unmarshal(val, &c.JSONRPC) == nil
+		case "id":
+			c.ID = val
+			return true
+		case "method":
+			return json.Unmarshal(val, &c.Method) == nil
+		case "params":
+			return objectMembers(val, func(key string, val []byte) bool {
+				switch key {
+				case "name":
+					return json.Unmarshal(val, &c.Params.Name) == nil
+				case "arguments":
+					c.Params.Arguments = val
+					return true
+				}
+				return false
+			})
+		}
+		return false
+	})
+	return c, ok
+}
+
+// objectMembers calls fn with each member of the JSON object v (valid
+// JSON), its key decoded and its value as a slice of v; false when v is
+// not an object or fn says so.
+func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
+	i := skipWS(v, 0)
+	if i >= len(v) || v[i] != '{' {
+		return false
+	}
+	i = skipWS(v, i+1)
+	if i < len(v) && v[i] == '}' {
+		return true
+	}
+	for i < len(v) {
+		ke, ok := stringEnd(v, i)
+		if !ok {
+			return false
+		}
+		var key string
+		if json.Unmarshal(v[i:ke], &key) != nil {
+			return false
+		}
+		i = skipWS(v, ke)
+		if i >= len(v) || v[i] != ':' {
+			return false
+		}
+		vs := skipWS(v, i+1)
+		ve, ok := valueEnd(v, vs)
+		if !ok || !fn(key, v[vs:ve]) {
+			return false
+		}
+		i = skipWS(v, ve)
+		if i < len(v) && v[i] == '}' {
+			return true
+		}
+		if i >= len(v) || v[i] != ',' {
+			return false
+		}
+		i = skipWS(v, i+1)
+	}
+	return false
+}
+
+func skipWS(v []byte, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the end of the JSON value starting at v[i] (valid
+// JSON): strings quote to quote, objects and arrays by depth.
+func valueEnd(v []byte, i int) (int, bool) {
+	if i >= len(v) {
+		return 0, false
+	}
+	switch v[i] {
+	case '"':
+		return stringEnd(v, i)
+	case '{', '[':
+		depth := 0
+		for i < len(v) {
+			switch v[i] {
+			case '"':
+				e, ok := stringEnd(v, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	}
+	j := i
+	for j < len(v) && v[j] != ',' && v[j] != '}' && v[j] != ']' && v[j] != ' ' && v[j] != '\t' && v[j] != '\n' && v[j] != '\r' {
+		j++
+	}
+	return j, j > i
+}
+
+// serve handles line if it is a plain tools/call (true), or a cancellation
+// of one (false: mcp-go sees it too).
+func (f *fastPath) serve(line []byte) bool {
+	method := peekMethod(line)
+	if method == "notifications/cancelled" {
+		f.cancelled(line)
+		return false
+	}
+	if method != "tools/call" || !f.session() {
+		return false
+	}
+	c, ok := parseToolCall(line)
+	if !ok || c.JSONRPC != mcp.JSONRPC_VERSION || !plainID(c.ID) {
+		return false
+	}
+	fn := f.s.tools[c.Params.Name]
+	if fn == nil {
+		return false
+	}
+	if a := bytes.TrimSpace(c.Params.Arguments); len(a) > 0 && a[0] != '{' && string(a) != "null" || !numbersFit(a) {
+		return false // mcp-go answers these its own way (a number past float64 is a parse error)
+	}
+	// Our own copies: line is the reader's buffer, reused for the next.
+	c.ID, c.Params.Arguments = bytes.Clone(c.ID), bytes.Clone(c.Params.Arguments)
+	key := string(c.ID)
+	ctx, cancel := context.WithCancel(f.ctx)
+	f.mu.Lock()
+	f.inflight[key] = cancel
+	f.mu.Unlock()
+	f.slots <- struct{}{}
+	f.wg.Go(func() {
+		defer func() { <-f.slots }()
+		defer func() {
+			f.mu.Lock()
+			delete(f.inflight, key)
+			f.mu.Unlock()
+			cancel()
+		}()
+		res := toolResult(ctx, f.s.svc, fn, f.s.cs, c.Params.Arguments)
+		var b bytes.Buffer
+		if err := encodeToolResponse(&b, c.ID, res); err != nil {
+			f.w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(c.ID), "error": map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}})
+			return
+		}
+		f.w.Write(b.Bytes())
+	})
+	return true
+}
+
+// session reports whether the stdio session is known (mcp-go registers it
+// as its loop starts; a Server not made by NewServer never tells us, and
+// then every line goes to mcp-go).
+func (f *fastPath) session() bool {
+	if f.ctx != nil {
+		return true
+	}
+	select {
+	case sess := <-f.s.stdio:
+		f.ctx = f.s.MCP.WithContext(f.base, sess)
+		return true
+	default:
+		return false
+	}
+}
+
+// cancelled cancels the fast-path call a notifications/cancelled names.
+func (f *fastPath) cancelled(line []byte) {
+	var n struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &n) != nil {
+		return
+	}
+	f.mu.Lock()
+	cancel := f.inflight[string(bytes.TrimSpace(n.Params.RequestID))]
+	f.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (f *fastPath) cancelAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cancel := range f.inflight {
+		cancel()
+	}
+}
+
+// peekMethod finds the method of a message cheaply, looking only at its
+// start (clients write "method" before "params"); "" when it is not there,
+// which sends the message to mcp-go.
+func peekMethod(line []byte) string {
+	head := line[:min(len(line), 256)]
+	i := bytes.Index(head, []byte(`"method"`))
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(head[i+len(`"method"`):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return ""
+	}
+	return string(rest[1 : 1+end])
+}
+
+// numbersFit reports whether every number in the JSON value v fits a
+// float64, as mcp-go's decoding of the arguments requires. Strings are
+// skipped a stretch at a time, so content costs little.
+func numbersFit(v []byte) bool {
+	for i := 0; i < len(v); {
+		switch c := v[i]; {
+		case c == '"':
+			end, ok := stringEnd(v, i)
+			if !ok {
+				return true // not valid JSON: the decoder said otherwise already
+			}
+			i = end
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for j < len(v) && (v[j] == '.' || v[j] == 'e' || v[j] == 'E' || v[j] == '+' || v[j] == '-' || (v[j] >= '0' && v[j] <= '9')) {
+				j++
+			}
+			if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
+				return false
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// stringEnd returns the end (past the closing quote) of the JSON string
+// starting at v[i] == '"', jumping from quote to quote (memchr speed): a
+// quote after an odd run of backslashes is escaped.
+func stringEnd(v []byte, i int) (int, bool) {
+	start := i + 1
+	for j := start; ; {
+		k := bytes.IndexByte(v[j:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		q, n := j+k, 0
+		for q-1-n >= start && v[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, true
+		}
+		j = q + 1
+	}
+}
+
+// plainID is a JSON-RPC id of the spec's kinds: a string or a number.
+func plainID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 {
+		return false
+	}
+	switch c := id[0]; {
+	case c == '"':
+		var s string
+		return json.Unmarshal(id, &s) == nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, err := strconv.ParseFloat(string(id), 64)
+		return err == nil
+	}
+	return false
+}
+
+// encodeToolResponse writes the JSON-RPC response carrying res, and a
+// newline. The common result (text blocks and structured content) is
+// written directly, each text escaped once; anything else goes through
+// mcp-go's own encoding.
+func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolResult) error {
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(bytes.TrimSpace(id))
+	b.WriteString(`,"result":`)
+	plain := res.Meta == nil && res.ResultType == "" && len(res.InputRequests) == 0 && res.RequestState == "" && len(res.RawStructuredContent) == 0
+	var texts []string
+	for _, c := range res.Content {
+		t, ok := c.(mcp.TextContent)
+		if !ok || t.Annotations != nil || t.Meta != nil {
+			plain = false
+			break
+		}
+		texts = append(texts, t.Text)
+	}
+	sc, isRaw := res.StructuredContent.(json.RawMessage)
+	if !plain || (res.StructuredContent != nil && !isRaw) {
+		out, err := json.Marshal(res)
+		if err != nil {
+			return err
+		}
+		b.Write(out)
+		b.WriteString("}\n")
+		return nil
+	}
+	b.WriteString(`{"content":[`)
+	for i, t := range texts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":"text","text":`)
+		writeJSONString(b, t)
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	if len(sc) > 0 {
+		b.WriteString(`,"structuredContent":`)
+		b.Write(sc) // our own json.Marshal output: valid, compact
+	}
+	if res.IsError {
+		b.WriteString(`,"isError":true`)
+	}
+	b.WriteString("}}\n")
+	return nil
+}
+
+// writeJSONString writes s as a JSON string, as encoding/json would
+// without HTML escaping (invalid UTF-8 becomes U+FFFD).
+func writeJSONString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+}

@@ -1,0 +1,76 @@
+package search
+
+// Files too large to read whole (over max_file_bytes) are searched in
+// pieces: a piece ends at a line break, the rest of its last line is
+// carried into the next, and line numbers run on from piece to piece. A
+// worker holds one piece at a time (streamChunk, grown only for a line
+// longer than that, up to streamMaxLine), whatever the file's size.
+
+import (
+	"bytes"
+	"io"
+)
+
+const (
+	streamChunk   = 1 << 20
+	streamMaxLine = 8 << 20
+)
+
+// Skip reasons, as editor::search reports them.
+const (
+	SkipBinary     = "binary: a NUL byte"
+	SkipLongLine   = "a line longer than 8 MiB"
+	SkipNotRegular = "not a regular file"
+	SkipUnreadable = "unreadable"
+)
+
+// scanStream returns the first max matching lines of the file r of about
+// size bytes, reading it piece by piece into *buf. why is set when the
+// file was not searched to its end: binary content (a NUL byte; hits
+// before it are kept, as ripgrep does), a line too long to hold, or a read
+// error.
+func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, why string) {
+	if cap(*buf) == 0 {
+		*buf = make([]byte, streamChunk)
+	}
+	b := (*buf)[:cap(*buf)]
+	var off int64
+	carry, line := 0, 1
+	for len(hits) < max {
+		n, err := r.ReadAt(b[carry:], off)
+		off += int64(n)
+		eof := err != nil || n == 0
+		if err != nil && err != io.EOF {
+			return hits, SkipUnreadable + ": " + err.Error()
+		}
+		data := b[:carry+n]
+		if bytes.IndexByte(data[carry:], 0) >= 0 {
+			return hits, SkipBinary
+		}
+		part := data
+		if !eof {
+			nl := bytes.LastIndexByte(data, '\n')
+			if nl < 0 {
+				if len(b) >= streamMaxLine {
+					return hits, SkipLongLine
+				}
+				nb := make([]byte, min(2*len(b), streamMaxLine))
+				copy(nb, data)
+				b, *buf = nb, nb
+				carry = len(data)
+				continue
+			}
+			part = data[:nl+1]
+		}
+		for _, h := range sc.scan(part, max-len(hits), nil) {
+			h.Line += line - 1
+			hits = append(hits, h)
+		}
+		if eof {
+			break
+		}
+		line += bytes.Count(part, []byte{'\n'})
+		carry = copy(b, data[len(part):])
+	}
+	return hits, ""
+}
