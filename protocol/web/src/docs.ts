@@ -96,6 +96,11 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
         // Nothing to guard against: the save creates the file again.
         tab.over = "";
         tab.remote = { kind: "deleted", by: "", cause: "deleted" };
+      } else if (doc.eq(tab.disk.text)) {
+        // The disk holds the draft's text by now (it was saved by other
+        // means): nothing left to keep or merge.
+        tab.over = r.version;
+        void clearDraft(app, tab, true);
       } else if (tab.over !== r.version) {
         tab.remote = { kind: "restored", by: d.by ?? "an earlier session", cause: "draft" };
       }
