@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -223,8 +224,13 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	if same {
 		return nil
 	}
+	open := opensBuffers(ctx)
 	_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
-		return r.Session(root).Upsert(b), nil
+		ses := r.Session(root)
+		if !open && !slices.ContainsFunc(ses.Buffers, func(have workspace.Buffer) bool { return have.Path == b.Path }) {
+			return false, nil // a write that opens no buffer (editor::replace)
+		}
+		return ses.Upsert(b), nil
 	})
 	return err
 }
