@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -185,9 +188,10 @@ func TestToolNamesInMessages(t *testing.T) {
 		var tool struct {
 			Description string          `json:"description"`
 			Input       json.RawMessage `json:"inputSchema"`
+			Output      json.RawMessage `json:"outputSchema"`
 		}
 		json.Unmarshal(b, &tool)
-		for _, s := range []string{tool.Description, string(tool.Input)} {
+		for _, s := range []string{tool.Description, string(tool.Input), string(tool.Output)} {
 			if m := functionID.FindString(s); m != "" {
 				if _, ok := editor.Lookup(m); ok {
 					t.Errorf("%s: description names %s by id", f.ID, m)
@@ -232,5 +236,54 @@ func TestRenderStatusCut(t *testing.T) {
 	got := RenderText("editor::git::status", st, ToolName)
 	if len(got) > textBudget || !strings.Contains(got, "more changed paths not shown") || !strings.Contains(got, "by folder: pkg/sub") {
 		t.Fatalf("%d bytes, tail %q", len(got), got[len(got)-300:])
+	}
+}
+
+// TestToolNamesInResults: a result's prose (a git summary naming the next
+// step, why a search skipped a file) names tools over MCP, in the text
+// block and the structured content alike; the CLI keeps function ids; data
+// (a file's lines, a search hit) is never renamed.
+func TestToolNamesInResults(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "--allow-empty", "-m", "x"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("// see editor::git::branch\n"), 0o644)
+	svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: root, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	call := func(id string, args map[string]any) (string, string) {
+		f, _ := editor.Lookup(id)
+		res, err := handler(svc, f, newCallers())(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolName(id), Arguments: args}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", id, err, res)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		return res.Content[0].(mcp.TextContent).Text, string(raw)
+	}
+	txt, raw := call("editor::git::branch", map[string]any{"action": "switch", "name": "nope"})
+	for _, s := range []string{txt, raw} {
+		if !strings.Contains(s, "editor_git_branch action list") || strings.Contains(s, "editor::") {
+			t.Errorf("branch summary over MCP: %s", s)
+		}
+	}
+	txt, raw = call("editor::search", map[string]any{"pattern": "editor::git"})
+	if !strings.Contains(txt, "1:8: // see editor::git::branch") || !strings.Contains(raw, "see editor::git::branch") {
+		t.Errorf("a search hit was renamed: %s\n%s", txt, raw)
+	}
+	f, _ := editor.Lookup("editor::git::branch")
+	resp, err := f.Call(context.Background(), svc, json.RawMessage(`{"action":"switch","name":"nope"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cli := RenderText(f.ID, resp, FunctionIDs); !strings.Contains(cli, "editor::git::branch action list") {
+		t.Errorf("the CLI text should keep function ids: %s", cli)
 	}
 }
