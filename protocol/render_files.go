@@ -25,7 +25,10 @@ func init() {
 	renderers["editor::buffers::list"] = func(r *rend, v any) bool {
 		b := v.(*editor.BuffersListResponse)
 		r.line("root: " + b.Root)
-		return renderTabs(r, b.Buffers)
+		if renderTabs(r, b.Buffers, b.BuffersTotal) && b.More > 0 {
+			r.note("… %d more buffers past this page; call %s with offset: %d", b.More, r.name("editor::buffers::list"), b.BuffersTotal-b.More)
+		}
+		return true
 	}
 }
 
@@ -292,27 +295,42 @@ func searchFile(r *rend, f editor.SearchFile, gap bool) bool {
 
 func renderView(r *rend, v *editor.WorkspaceView) bool {
 	r.line("root: " + v.Root)
-	if !renderTabs(r, v.Buffers) {
+	if !renderTabs(r, v.Buffers, v.BuffersTotal) {
 		return true
 	}
 	if len(v.Expanded) > 0 {
-		r.line("expanded: " + strings.Join(v.Expanded, ", "))
+		head := "expanded: "
+		if len(v.Expanded) < v.ExpandedTotal {
+			head = fmt.Sprintf("expanded (%d of %d): ", len(v.Expanded), v.ExpandedTotal)
+		}
+		r.line(head + strings.Join(v.Expanded, ", "))
 	}
 	if v.Focus != nil {
 		r.line(focusLine(v.Focus))
 	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more")
+	if v.More > 0 {
+		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
+	}
 	return true
 }
 
-// renderTabs lists the open buffers, one "path  version" line each.
-func renderTabs(r *rend, bufs []workspace.Buffer) bool {
-	if len(bufs) == 0 {
+// renderTabs lists the open buffers, one "path  version" line each; total
+// is how many are open in all (0: as many as listed).
+func renderTabs(r *rend, bufs []workspace.Buffer, total int) bool {
+	switch {
+	case len(bufs) == 0 && total > len(bufs):
+		r.linef("no open buffers on this page (%d in all)", total)
+		return true
+	case len(bufs) == 0:
 		r.line("no open buffers")
 		return true
+	case total > len(bufs):
+		r.linef("%d of %d open buffers:", len(bufs), total)
+	default:
+		r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
 	}
-	r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
 	for i, b := range bufs {
 		line := fmt.Sprintf("  %s  %s", b.Path, b.Version)
 		if b.Dirty {

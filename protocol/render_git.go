@@ -32,7 +32,7 @@ func init() {
 		} else {
 			r.line("closed")
 		}
-		return renderTabs(r, o.Buffers)
+		return renderTabs(r, o.Buffers, 0)
 	}
 }
 

@@ -287,3 +287,30 @@ func TestToolNamesInResults(t *testing.T) {
 		t.Errorf("the CLI text should keep function ids: %s", cli)
 	}
 }
+
+// TestRenderTabsPaged: a page of the tab set says how many buffers there
+// are in all and which offset gets the rest; a view without more says
+// nothing of paging.
+func TestRenderTabsPaged(t *testing.T) {
+	bufs := func(n int) []workspace.Buffer {
+		var out []workspace.Buffer
+		for i := range n {
+			out = append(out, workspace.Buffer{Path: fmt.Sprintf("f%03d.go", i), Version: "v"})
+		}
+		return out
+	}
+	list := &editor.BuffersListResponse{Root: "/w", Buffers: bufs(100), BuffersTotal: 150, More: 50}
+	got := RenderText("editor::buffers::list", list, ToolName)
+	if !strings.Contains(got, "100 of 150 open buffers:\n") || !strings.HasSuffix(got, "… 50 more buffers past this page; call editor_buffers_list with offset: 100\n") {
+		t.Errorf("buffers::list page:\n%s", got)
+	}
+	view := &editor.WorkspaceView{Root: "/w", Buffers: bufs(100), Expanded: []string{"a", "b"}, BuffersTotal: 150, ExpandedTotal: 2, More: 50}
+	got = RenderText("editor::workspace::get", view, ToolName)
+	if !strings.Contains(got, "100 of 150 open buffers:\n") || !strings.HasSuffix(got, "call editor_workspace_get with offset: 100\n") || strings.Contains(got, "more: 50") {
+		t.Errorf("workspace::get page:\n%s", got)
+	}
+	view = &editor.WorkspaceView{Root: "/w", Buffers: bufs(1), Expanded: []string{}, BuffersTotal: 1}
+	if got := RenderText("editor::workspace::get", view, ToolName); got != "root: /w\n1 open buffer:\n  f000.go  v\n" {
+		t.Errorf("workspace::get, one buffer:\n%q", got)
+	}
+}
