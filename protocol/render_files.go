@@ -160,6 +160,7 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 		top = "."
 	}
 	r.line(top + "/")
+	shown := 0
 	var walk func(es []editor.TreeEntry, indent string) bool
 	walk = func(es []editor.TreeEntry, indent string) bool {
 		for _, e := range es {
@@ -175,6 +176,7 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 			if !r.line(indent + name) {
 				return false
 			}
+			shown++
 			if !walk(e.Children, indent+"  ") {
 				return false
 			}
@@ -187,7 +189,11 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 	complete := walk(o.Entries, "  ")
 	switch {
 	case !complete:
-		r.note("… the listing does not fit the %d KiB text budget; pass a narrower path or a smaller max_entries", textBudget>>10)
+		left := countEntries(o.Entries) - shown
+		if o.Truncated {
+			left += o.Omitted
+		}
+		r.note("… %d more entries not shown (the %d KiB text budget); pass a narrower path, or a smaller max_entries or max_depth", left, textBudget>>10)
 	case o.Truncated:
 		n := fmt.Sprint(o.Omitted)
 		if o.Scanned >= 10_000 {
@@ -196,6 +202,15 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 		r.note("… %s more entries within max_depth not listed (\"… N more\" marks where); pass max_entries (up to 10000), a deeper path, or a smaller max_depth", n)
 	}
 	return true
+}
+
+// countEntries counts the entries of a listing, children included.
+func countEntries(es []editor.TreeEntry) int {
+	n := len(es)
+	for _, e := range es {
+		n += countEntries(e.Children)
+	}
+	return n
 }
 
 func renderFind(r *rend, o *editor.FindResponse) bool {
@@ -248,7 +263,12 @@ func renderSearch(r *rend, o *editor.SearchResponse) bool {
 			for _, g := range o.Files[i:] {
 				left += max(len(g.Hits), 1)
 			}
-			r.note("… %d files (%d matches) not shown (the %d KiB text budget); narrow pattern/include_glob, or pass output: \"files\" or \"count\"", len(o.Files)-i, left, textBudget>>10)
+			switch mode {
+			case "lines":
+				r.note("… %d files (%d matches) not shown (the %d KiB text budget); narrow pattern/include_glob, or pass output: \"files\" or \"count\"", len(o.Files)-i, left, textBudget>>10)
+			default:
+				r.note("… %d files not shown (the %d KiB text budget); narrow pattern, include_glob or exclude_glob", len(o.Files)-i, textBudget>>10)
+			}
 			return true
 		}
 	}

@@ -314,3 +314,27 @@ func TestRenderTabsPaged(t *testing.T) {
 		t.Errorf("workspace::get, one buffer:\n%q", got)
 	}
 }
+
+// TestRenderCutsCount: a tree or a files/count search cut at the budget
+// counts what it left out, and a files search is not told to pass output
+// files.
+func TestRenderCutsCount(t *testing.T) {
+	tree := &editor.TreeResponse{Truncated: true, Omitted: 5}
+	for i := range 3000 {
+		tree.Entries = append(tree.Entries, editor.TreeEntry{Name: fmt.Sprintf("a_rather_long_file_name_%04d.go", i), Kind: "file"})
+	}
+	got := RenderText("editor::tree", tree, ToolName)
+	shown := strings.Count(got, ".go\n")
+	if want := fmt.Sprintf("… %d more entries not shown", 3000-shown+5); len(got) > textBudget || !strings.Contains(got, want) {
+		t.Errorf("tree cut: want %q in the tail %q", want, got[len(got)-200:])
+	}
+	files := &editor.SearchResponse{Total: 3000}
+	for i := range 3000 {
+		files.Files = append(files.Files, editor.SearchFile{Path: fmt.Sprintf("pkg/a_rather_long_file_name_%04d.go", i), Hits: []editor.SearchHit{}})
+	}
+	got = RenderText("editor::search", files, ToolName)
+	shown = strings.Count(got, ".go\n")
+	if want := fmt.Sprintf("… %d files not shown", 3000-shown); !strings.Contains(got, want) || strings.Contains(got, `output: "files"`) {
+		t.Errorf("files cut: want %q in the tail %q", want, got[len(got)-200:])
+	}
+}
