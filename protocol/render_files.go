@@ -76,10 +76,16 @@ func renderShow(r *rend, o *editor.GitShowResponse) bool {
 		r.linef("%s does not exist at %s", o.Path, o.Rev)
 		return true
 	}
-	total := len(splitLines(o.Content))
-	r.linef("%s at %s (%s)", o.Path, o.Rev, plural(total, "line", "lines"))
-	if last := numberedLines(r, o.Content, 1); last < total {
-		r.note("… lines %d–%d not shown (the %d KiB text budget)", last+1, total, textBudget>>10)
+	switch {
+	case o.TotalLines == 0:
+		r.linef("%s at %s (empty)", o.Path, o.Rev)
+	case o.EndLine < o.StartLine:
+		r.linef("%s at %s (no lines from %d: the file has %d)", o.Path, o.Rev, o.StartLine, o.TotalLines)
+	default:
+		r.linef("%s at %s (lines %d–%d of %d)", o.Path, o.Rev, o.StartLine, o.EndLine, o.TotalLines)
+	}
+	if last := numberedLines(r, o.Content, o.StartLine); last < o.EndLine {
+		r.note("… lines %d–%d not shown (the %d KiB text budget); call %s with offset: %d, limit: %d to read on", last+1, o.EndLine, textBudget>>10, r.name("editor::git::show"), last+1, min(o.EndLine-last, 400))
 	}
 	return true
 }

@@ -338,3 +338,21 @@ func TestRenderCutsCount(t *testing.T) {
 		t.Errorf("files cut: want %q in the tail %q", want, got[len(got)-200:])
 	}
 }
+
+// TestRenderShowCut: a file at a revision cut at the budget names the call
+// that reads on, as editor::open's rendering does.
+func TestRenderShowCut(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "line %d of a file that is long enough\n", i)
+	}
+	o := &editor.GitShowResponse{Path: "a.txt", Rev: "HEAD~1", Content: b.String(), Exists: true, StartLine: 1, EndLine: 5000, TotalLines: 5000}
+	got := RenderText("editor::git::show", o, ToolName)
+	if !strings.HasPrefix(got, "a.txt at HEAD~1 (lines 1–5000 of 5000)\n     1\tline 1 of") || !strings.Contains(got, "not shown (the 32 KiB text budget); call editor_git_show with offset: ") || len(got) > textBudget {
+		t.Fatalf("%d bytes; head %q tail %q", len(got), got[:80], got[len(got)-200:])
+	}
+	o = &editor.GitShowResponse{Path: "a.txt", Rev: "HEAD", Content: "b\n", Exists: true, StartLine: 2, EndLine: 2, TotalLines: 3}
+	if got := RenderText("editor::git::show", o, ToolName); got != "a.txt at HEAD (lines 2–2 of 3)\n     2\tb\n" {
+		t.Fatalf("%q", got)
+	}
+}
