@@ -91,12 +91,18 @@ func renderShow(r *rend, o *editor.GitShowResponse) bool {
 }
 
 // patchLines writes a patch line by line; past the budget it lists the
-// hunk headers it did not reach, so the caller knows which lines to read.
-func patchLines(r *rend, patch string) {
+// hunk headers it did not reach, so the caller knows which lines to read,
+// or for a patch of several files the files it did not finish, followed
+// by hint (how to get one file's part).
+func patchLines(r *rend, patch string, hint ...string) {
 	lines := strings.Split(strings.TrimSuffix(patch, "\n"), "\n")
 	for i, l := range lines {
 		if r.line(l) {
 			continue
+		}
+		if files := patchFiles(lines, i); files != "" {
+			r.note("… %d more patch lines not shown (the %d KiB text budget); files not shown, in whole or in part: %s%s", len(lines)-i, textBudget>>10, files, strings.Join(hint, ""))
+			return
 		}
 		var rest []string
 		for _, h := range lines[i:] {
@@ -110,6 +116,42 @@ func patchLines(r *rend, patch string) {
 		r.note("… %d more patch lines not shown (the %d KiB text budget); hunks not shown: %s", len(lines)-i, textBudget>>10, strings.Join(rest, ", "))
 		return
 	}
+}
+
+// patchFiles lists the files of a patch of several files ("diff --git"
+// sections) from the one that line cut is in to the end, with a count;
+// "" for a patch of one file.
+func patchFiles(lines []string, cut int) string {
+	var names []string
+	current, sections := "", 0
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, "diff --git a/")
+		if !ok {
+			continue
+		}
+		sections++
+		name := rest
+		if len(rest) >= 3 {
+			name = rest[:(len(rest)-3)/2]
+		}
+		if i < cut {
+			current = name
+		} else {
+			names = append(names, name)
+		}
+	}
+	if sections < 2 {
+		return ""
+	}
+	if current != "" && !strings.HasPrefix(lines[cut], "diff --git ") {
+		names = append([]string{current}, names...)
+	}
+	const show = 20
+	list := strings.Join(names[:min(len(names), show)], ", ")
+	if len(names) > show {
+		list += fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	return fmt.Sprintf("%s (%d)", list, len(names))
 }
 
 func renderSave(r *rend, o *editor.SaveResponse) bool {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -354,5 +355,19 @@ func TestRenderShowCut(t *testing.T) {
 	o = &editor.GitShowResponse{Path: "a.txt", Rev: "HEAD", Content: "b\n", Exists: true, StartLine: 2, EndLine: 2, TotalLines: 3}
 	if got := RenderText("editor::git::show", o, ToolName); got != "a.txt at HEAD (lines 2–2 of 3)\n     2\tb\n" {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestRenderStashShowCut: a stash's patch of many files cut at the budget
+// names the files not shown and how to see one's part.
+func TestRenderStashShowCut(t *testing.T) {
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "diff --git a/pkg/f%03d.go b/pkg/f%03d.go\n--- a/pkg/f%03d.go\n+++ b/pkg/f%03d.go\n@@ -1,3 +1,4 @@\n+// audit\n a\n b\n c\n", i, i, i, i)
+	}
+	o := &editor.GitStashResponse{Action: "show", OK: true, Summary: "stash@{0}: 500 files", Patch: b.String()}
+	got := RenderText("editor::git::stash", o, ToolName)
+	if len(got) > textBudget || !regexp.MustCompile(`files not shown, in whole or in part: pkg/f\d{3}\.go, .* and \d+ more \(\d+\); pass paths to see only theirs\n$`).MatchString(got) {
+		t.Fatalf("tail %q", got[len(got)-400:])
 	}
 }
