@@ -371,3 +371,12 @@ func TestRenderStashShowCut(t *testing.T) {
 		t.Fatalf("tail %q", got[len(got)-400:])
 	}
 }
+
+// TestRenderChangesMore: a page of events cut by limit counts the events
+// left and names the cursor that gets them.
+func TestRenderChangesMore(t *testing.T) {
+	ch := &editor.ChangesResponse{Cursor: "100", More: 736, Changes: []workspace.Event{{Seq: 100, By: "cli", Kind: "deleted", Path: "a.go"}}}
+	if got, want := RenderText("editor::changes", ch, ToolName), "100 cli deleted a.go +0 -0\n… 736 more events after these (limit); call editor_changes with since: 100 for them\n"; got != want {
+		t.Fatalf("%q\nwant %q", got, want)
+	}
+}
