@@ -380,3 +380,23 @@ func TestRenderChangesMore(t *testing.T) {
 		t.Fatalf("%q\nwant %q", got, want)
 	}
 }
+
+// TestRenderFallbackLists: a result without a renderer of its own (a
+// merge) lists its paths one per line and counts those the budget cut; a
+// summary naming thousands of conflicts shows its beginning rather than
+// nothing.
+func TestRenderFallbackLists(t *testing.T) {
+	m := &editor.GitMergeResponse{Action: "merge", Conflicts: []string{}}
+	var parts []string
+	for i := range 5000 {
+		p := fmt.Sprintf("pkg/sub/file_%04d.go", i)
+		m.Conflicts = append(m.Conflicts, p)
+		parts = append(parts, "CONFLICT (content): Merge conflict in "+p)
+	}
+	m.Summary = strings.Join(parts, "; ") + ". Automatic merge failed"
+	got := RenderText("editor::git::merge", m, ToolName)
+	if len(got) > textBudget || !strings.Contains(got, "summary: CONFLICT (content): Merge conflict in pkg/sub/file_0000.go; ") ||
+		!strings.Contains(got, "conflicts (5000):\n  pkg/sub/file_0000.go\n") || !regexp.MustCompile(`… \d+ more conflicts not shown`).MatchString(got) {
+		t.Fatalf("%d bytes: head %q tail %q", len(got), got[:300], got[len(got)-300:])
+	}
+}
