@@ -90,5 +90,4 @@ func getXattr(f *os.File, name string) ([]byte, error) {
 	}
 }
 
-
 func (e *xattrError) Unwrap() error { return e.err }
