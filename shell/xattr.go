@@ -23,3 +23,5 @@ func (e *xattrError) Error() string {
 	}
 	return fmt.Sprintf("%s %s (%v)", what, verb, e.err)
 }
+
+func (e *xattrError) Unwrap() error { return e.err }

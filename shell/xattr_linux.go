@@ -90,4 +90,3 @@ func getXattr(f *os.File, name string) ([]byte, error) {
 	}
 }
 
-func (e *xattrError) Unwrap() error { return e.err }
