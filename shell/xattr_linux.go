@@ -89,4 +89,3 @@ func getXattr(f *os.File, name string) ([]byte, error) {
 		return buf[:n], nil
 	}
 }
-
