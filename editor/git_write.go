@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -96,6 +97,23 @@ func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root stri
 	}
 	defer unlock()
 	return fn(root, r)
+}
+
+// throughLinkOut explains an outside_jail met by a git write: no caller
+// named that path, the operation did (a file it must check or write lies
+// beyond a local symbolic link that leads out of the jail, where git would
+// replace the link). The generic advice, "use a path inside the
+// workspace", would not help.
+func throughLinkOut(root string, err error) error {
+	if shell.CodeOf(err) != shell.CodeOutsideJail {
+		return err
+	}
+	e := shell.AsError(err, "")
+	p := display(stored(root, e.Path))
+	return &shell.Error{Code: shell.CodeOutsideJail, Path: e.Path, Err: err, Message: fmt.Sprintf(
+		"%s, which this git operation must check or write, lies beyond a symbolic link that leads out of the jail; "+
+			"editord never writes through such a link (git would replace the link), so the operation stopped there. "+
+			"Move or delete the link on the way to %s (editor::move, editor::delete), then try again", p, p)}
 }
 
 const gitLockName = "git.lock"
@@ -200,7 +218,7 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		res, err := r.Stash(ctx, opt)
 		ev.flush()
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
 		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
 		if req.Action == "show" && len(sels) > 0 {
@@ -398,7 +416,7 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 		})
 		ev.flush()
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
 		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
 		for _, c := range res.Conflicts {
