@@ -2,6 +2,7 @@ package editor
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,4 +51,40 @@ func TestGitWriteBeyondALinkOutOfTheJail(t *testing.T) {
 	if shell.CodeOf(err) != shell.CodeOutsideJail || !strings.Contains(err.Error(), "use a path inside the workspace") {
 		t.Errorf("commit of a path outside: %v", err)
 	}
+}
+
+// TestGitRestoreRefusesDotGitSpellings: restoring a hostile revision's
+// .GIT/hooks/pre-commit (a case-insensitive file system reads it as
+// .git/hooks/pre-commit) is refused like every other write there.
+func TestGitRestoreRefusesDotGitSpellings(t *testing.T) {
+	e := gtNew(t, "")
+	e.write("a.txt", "a\n")
+	e.commitAll("base")
+	blob := strings.TrimSpace(gtGitIn(t, e.repo, "#!/bin/sh\necho pwned\n", "hash-object", "-w", "--stdin"))
+	hooks := strings.TrimSpace(gtGitIn(t, e.repo, "100755 blob "+blob+"\tpre-commit\n", "mktree"))
+	dotgit := strings.TrimSpace(gtGitIn(t, e.repo, "040000 tree "+hooks+"\thooks\n", "mktree"))
+	a := strings.TrimSpace(e.git("rev-parse", "HEAD:a.txt"))
+	top := strings.TrimSpace(gtGitIn(t, e.repo, "100644 blob "+a+"\ta.txt\n040000 tree "+dotgit+"\t.GIT\n", "mktree"))
+	c := strings.TrimSpace(e.git("-c", "user.name=a", "-c", "user.email=a@b", "commit-tree", top, "-p", "HEAD", "-m", "hostile"))
+	e.git("update-ref", "refs/heads/evil", c)
+	_, err := gtCall[GitRestoreResponse](e, "editor::git::restore", `{"path": ".GIT/hooks/pre-commit", "rev": "evil"}`)
+	if shell.CodeOf(err) != shell.CodeDenied {
+		t.Fatalf("restore .GIT/hooks/pre-commit: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(e.repo, ".GIT")); err == nil {
+		t.Fatal(".GIT was created")
+	}
+}
+
+// gtGitIn runs git in dir with stdin.
+func gtGitIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
 }
