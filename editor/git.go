@@ -200,7 +200,9 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, err
 	}
 	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
-	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, int64(s.cfg.Limits.MaxDiffBytes))
+	// Sides are read up to max_read_bytes, as editor::open reads ranges;
+	// max_diff_bytes bounds what differs between them.
+	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, max(int64(s.cfg.Limits.MaxDiffBytes), s.jail.MaxReadBytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -212,11 +214,11 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, binaryError(l, "is not valid UTF-8 on one side of the comparison")
 	}
 	d := diff.Unified(string(before.Data), string(after.Data), diff.Options{
-		Path: diffPath(l), Context: ctxLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		Path: diffPath(l), Context: ctxLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: !before.Exists, NewMissing: !after.Exists,
 	})
 	if d.Truncated {
-		return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_diff_bytes (%d) on one side; no diff was computed", display(l.stored), s.cfg.Limits.MaxDiffBytes)
+		return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "what changed in %s is over max_diff_bytes (%d) on one side; no diff was computed", display(l.stored), s.cfg.Limits.MaxDiffBytes)
 	}
 	out.Hunks, out.Added, out.Removed, out.Patch = d.Hunks, d.Added, d.Removed, d.Patch
 	return out, nil

@@ -183,7 +183,7 @@ func renderEdit(r *rend, o *editor.EditResponse) bool {
 		r.linef("edited %s: version %s, +%d -%d (%s)", o.Path, o.Version, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"))
 	}
 	if o.Patch == "" {
-		r.line("(no patch: the file is over max_diff_bytes)")
+		r.line("(no patch: what changed is over max_diff_bytes)")
 		return true
 	}
 	patchLines(r, o.Patch)
