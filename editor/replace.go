@@ -174,11 +174,12 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 	if err := s.visible(l); err != nil {
 		return err
 	}
-	unlock, err := s.lockFile(ctx, l)
+	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	sv := &saving{lk: lk}
+	defer sv.done()
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return err
@@ -201,7 +202,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 		f.Patch = d.Patch
 	}
 	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
-	w, err := s.writeAs(ctx, root, l, cur, next, false, "editor::replace", &ev)
+	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
 	if errors.Is(err, errSlippedIn) {
 		// Another program wrote it between our read and our rename.
 		f.Conflict, f.Patch = true, ""
