@@ -107,11 +107,8 @@ func (s *Service) gitPath(root string, r *gitops.Repo, p, field string) (loc, st
 	if err := s.checkSlash(l); err != nil {
 		return loc{}, "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return loc{}, "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return loc{}, "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; git functions leave it alone", display(l.stored))
+	if err := s.visible(l, "git functions leave it alone"); err != nil {
+		return loc{}, "", err
 	}
 	rel, err := r.Rel(l.abs)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/editord/editord/gitops"
-	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
 
@@ -110,11 +109,8 @@ func (s *Service) gitSelection(root string, r *gitops.Repo, p string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; it is never committed", display(l.stored))
+	if err := s.visible(l, "it is never committed"); err != nil {
+		return "", err
 	}
 	return r.Rel(l.abs)
 }
