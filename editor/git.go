@@ -130,6 +130,16 @@ func fromRepo(root string, r *gitops.Repo, rel string) string {
 	return out
 }
 
+// fromRepoAll maps repository paths to the stored form; never nil, so an
+// empty list is [] on the wire.
+func fromRepoAll(root string, r *gitops.Repo, rels []string) []string {
+	out := make([]string, 0, len(rels))
+	for _, rel := range rels {
+		out = append(out, fromRepo(root, r, rel))
+	}
+	return out
+}
+
 func (s *Service) GitStatus(ctx context.Context, req *GitStatusRequest) (*GitStatusResponse, error) {
 	root, r, err := s.gitRepo()
 	if err != nil {

@@ -191,10 +191,7 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		if err != nil {
 			return err
 		}
-		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
-		}
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: fromRepoAll(root, r, res.Conflicts), Patch: res.Patch, Files: res.Files}
 		for _, e := range res.Entries {
 			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})
 		}
@@ -354,10 +351,7 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 		if err != nil {
 			return err
 		}
-		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
-		}
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: fromRepoAll(root, r, res.Conflicts)}
 		return nil
 	})
 	if err == nil {
