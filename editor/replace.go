@@ -141,7 +141,7 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 }
 
 func (s *Service) replacePreview(l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return err
 	}
 	cur, err := s.readDisk(l)
@@ -171,7 +171,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 			}
 		}
 	}
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return err
 	}
 	lk, err := s.lockFile(ctx, l)
