@@ -327,7 +327,7 @@ func (s *Service) saveLocked(ctx context.Context, sv *saving, root string, l loc
 
 func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 	d := diff.Unified(string(cur.data), string(content), diff.Options{
-		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,
 	})
 	patch := d.Patch
 	if d.Truncated {

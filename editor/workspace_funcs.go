@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -15,6 +16,7 @@ type WorkspaceView struct {
 	Buffers       []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened; one page of them (offset, limit)."`
 	Expanded      []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative; one page of them (offset, limit)."`
 	Focus         *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
+	Detached      []workspace.Buffer `json:"detached" desc:"Unsaved drafts of files no longer open (closed elsewhere, or deleted), kept until their holder saves or discards them; open the file to see it dirty again."`
 	BuffersTotal  int                `json:"buffers_total" desc:"How many buffers are open in all."`
 	ExpandedTotal int                `json:"expanded_total" desc:"How many folders are expanded in all."`
 	More          int                `json:"more" desc:"Buffers or expanded folders past this page (the larger count); call again with offset raised by limit for them."`
@@ -89,7 +91,8 @@ func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*
 	if ses == nil {
 		ses = &workspace.Session{}
 	}
-	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded)}
+	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded),
+		Detached: append([]workspace.Buffer{}, ses.Detached...)}
 	v.Buffers = page(ses.Buffers, offset, limit)
 	v.Expanded = page(ses.Expanded, offset, limit)
 	v.More = max(len(ses.Buffers), len(ses.Expanded)) - min(offset+limit, max(len(ses.Buffers), len(ses.Expanded)))
@@ -151,6 +154,12 @@ func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*
 	if req == nil {
 		req = &WorkspaceGetRequest{}
 	}
+	return s.activeView(ctx, req.Offset, req.Limit, true) // re-synced: the caller has read the root
+}
+
+// activeView is the record's view of the active root, one page of its
+// buffers; resync marks that root as seen by the caller.
+func (s *Service) activeView(ctx context.Context, offset, limit int, resync bool) (*WorkspaceView, error) {
 	var v *WorkspaceView
 	var err error
 	s.store.View(func(rec *workspace.Record) {
@@ -158,8 +167,10 @@ func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*
 		if root, err = s.rootOf(rec); err != nil {
 			return
 		}
-		CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
-		v, err = s.view(rec, root, req.Offset, req.Limit)
+		if resync {
+			CallerFrom(ctx).SawRoot(root)
+		}
+		v, err = s.view(rec, root, offset, limit)
 	})
 	return v, err
 }
@@ -168,15 +179,7 @@ func (s *Service) BuffersList(ctx context.Context, req *BuffersListRequest) (*Bu
 	if req == nil {
 		req = &BuffersListRequest{}
 	}
-	var v *WorkspaceView
-	var err error
-	s.store.View(func(rec *workspace.Record) {
-		var root string
-		if root, err = s.rootOf(rec); err != nil {
-			return
-		}
-		v, err = s.view(rec, root, req.Offset, req.Limit)
-	})
+	v, err := s.activeView(ctx, req.Offset, req.Limit, false)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +228,12 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	}
 	// Concurrent saves and opens of this process share one record write
 	// (workspace's group commit).
+	open := opensBuffers(ctx)
 	return s.store.Apply(ctx, func(r *workspace.Record) bool {
-		return r.Session(root).Upsert(b)
+		ses := r.Session(root)
+		if !open && !slices.ContainsFunc(ses.Buffers, func(have workspace.Buffer) bool { return have.Path == b.Path }) {
+			return false // a write that opens no buffer (editor::replace)
+		}
+		return ses.Upsert(b)
 	})
 }
