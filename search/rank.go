@@ -41,6 +41,9 @@ import (
 	"github.com/sahilm/fuzzy"
 )
 
+// useFuzzyASCII turns fuzzyASCII on; tests turn it off to compare.
+var useFuzzyASCII = true
+
 // Match is one ranked path.
 type Match struct {
 	Path      string
@@ -69,7 +72,7 @@ func Rank(query string, paths []string, limit int) []Match {
 // path's basename offset, and its ASCII-lowercased form for the prefilter.
 type Candidates struct {
 	paths []string
-	lower []string // ASCII-lowercased path; "" when the path is not ASCII
+	lower []string // ASCII-lowercased path; "" when the path is not ASCII (or holds a NUL)
 	base  []int32  // offset of the basename
 }
 
@@ -78,7 +81,7 @@ func Prepare(paths []string) *Candidates {
 	c := &Candidates{paths: paths, lower: make([]string, len(paths)), base: make([]int32, len(paths))}
 	for i, p := range paths {
 		c.base[i] = int32(strings.LastIndexByte(p, '/') + 1)
-		if isASCII(p) {
+		if isASCII(p) && strings.IndexByte(p, 0) < 0 {
 			c.lower[i] = lowerASCII(p)
 		}
 	}
@@ -264,8 +267,10 @@ type pathSource struct {
 	base bool
 }
 
-func (p pathSource) String(i int) string {
-	k := p.idx[i]
+func (p pathSource) String(i int) string { return p.text(p.idx[i]) }
+
+// text is what candidate k is matched on: its basename or its path.
+func (p pathSource) text(k int) string {
 	if p.base {
 		return p.c.paths[k][p.c.base[k]:]
 	}
@@ -307,30 +312,63 @@ func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
 			// the folders cannot beat them.
 			break
 		}
-		for _, m := range fuzzy.FindFromNoSort(r.query, src) {
-			k := src.idx[m.Index]
+		// consider scores a match (its fuzzy score and positions in the
+		// text matched) and keeps it if it is among the best so far; the
+		// positions are copied only then, so a match that does not make it
+		// allocates nothing.
+		var runScratch []int
+		consider := func(k, fscore int, pos []int) {
 			p := c.paths[k]
 			off := 0
 			if base {
 				off = int(c.base[k])
 			}
-			pos := m.MatchedIndexes
 			for j := range pos {
 				pos[j] += off
 			}
-			score := m.Score
+			score := fscore
 			if r.long {
 				score = linearScore(p, pos, off)
 			}
-			run, runPos := r.runBonus(c, k, off)
+			run, runPos := r.runBonus(c, k, off, runScratch[:0])
 			if runPos != nil {
-				pos = runPos
+				runScratch, pos = runPos, runPos
 			}
 			score += run + caseBonus*r.exactCase(p, pos)
 			if base {
 				score += tierBasename
 			}
-			push(scored{path: p, score: score, pos: pos})
+			s := scored{path: p, score: score}
+			if len(h) == limit && !better(s, h[0]) {
+				return
+			}
+			s.pos = append(make([]int, 0, len(pos)), pos...)
+			push(s)
+		}
+		// ASCII candidates of an ASCII query are scored by fuzzyASCII
+		// (fuzzy's own score, on bytes); the rest by fuzzy itself.
+		var other []int
+		var scratch []int
+		for _, k := range src.idx {
+			if !useFuzzyASCII || !r.ascii || c.lower[k] == "" {
+				other = append(other, k)
+				continue
+			}
+			lt := c.lower[k]
+			if base {
+				lt = lt[c.base[k]:]
+			}
+			score, pos, ok := fuzzyASCIILower(r.lower, src.text(k), lt, scratch)
+			scratch = pos
+			if ok {
+				consider(k, score, pos)
+			}
+		}
+		if len(other) > 0 {
+			src.idx = other
+			for _, m := range fuzzy.FindFromNoSort(r.query, src) {
+				consider(src.idx[m.Index], m.Score, m.MatchedIndexes)
+			}
 		}
 	}
 	return h
@@ -347,11 +385,24 @@ const (
 // runBonus looks for the query as one run in candidate k's text from off
 // (its basename, or the whole path): case-insensitively, preferring an
 // exact-case run, then one at the start of a name, then the leftmost. It
-// returns the bonus and the run's positions (nil when there is no run).
-func (r *ranker) runBonus(c *Candidates, k, off int) (int, []int) {
+// returns the bonus and the run's positions, appended to pos (nil when
+// there is no run).
+func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 	p := c.paths[k]
 	text := p[off:]
-	var cands []int // byte offsets in text where a run starts
+	best, bestRank := -1, -1
+	rank := func(at int) {
+		rk := 0
+		if strings.HasPrefix(text[at:], r.query) {
+			rk += 2
+		}
+		if at == 0 || (r.slash && text[at-1] == '/') {
+			rk++
+		}
+		if rk > bestRank {
+			best, bestRank = at, rk
+		}
+	}
 	if lp := c.lower[k]; r.ascii && lp != "" {
 		lt := lp[off:]
 		for from := 0; from <= len(lt)-len(r.lower); {
@@ -359,33 +410,20 @@ func (r *ranker) runBonus(c *Candidates, k, off int) (int, []int) {
 			if i < 0 {
 				break
 			}
-			cands = append(cands, from+i)
+			rank(from + i)
 			from += i + 1
 		}
 	} else {
 		for i := 0; i < len(text); {
 			if end := foldPrefix(text[i:], r.q); end >= 0 {
-				cands = append(cands, i)
+				rank(i)
 			}
 			_, size := utf8.DecodeRuneInString(text[i:])
 			i += size
 		}
 	}
-	if len(cands) == 0 {
+	if best < 0 {
 		return 0, nil
-	}
-	best, bestRank := -1, -1
-	for _, at := range cands {
-		rank := 0
-		if strings.HasPrefix(text[at:], r.query) {
-			rank += 2
-		}
-		if at == 0 || (r.slash && text[at-1] == '/') {
-			rank++
-		}
-		if rank > bestRank {
-			best, bestRank = at, rank
-		}
 	}
 	n := len(r.q)
 	bonus := runBase + runPerChar*n
@@ -395,7 +433,9 @@ func (r *ranker) runBonus(c *Candidates, k, off int) (int, []int) {
 	if strings.HasPrefix(text[best:], r.query) {
 		bonus += runExactChar * n
 	}
-	pos := make([]int, 0, n)
+	if pos == nil {
+		pos = make([]int, 0, n)
+	}
 	for i := best; len(pos) < n; {
 		pos = append(pos, off+i)
 		_, size := utf8.DecodeRuneInString(text[i:])
