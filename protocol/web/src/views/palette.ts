@@ -1,5 +1,6 @@
 // Go to file (Ctrl/Cmd-P): a combobox over editor_find. Results come as
-// the person types (a newer query drops the answer to an older one), the
+// the person types (one find in flight; an answer overtaken by typing is
+// dropped for one of the newest text), the
 // matched characters marked from the result's positions; Enter opens the
 // file as a shared tab.
 
@@ -57,7 +58,6 @@ export function openPalette(app: App): void {
   const note = h("p", { class: "palette-note", role: "status" });
   let paths: string[] = [];
   let active = 0;
-  let seq = 0;
   const render = (r: FindResult) => {
     list.replaceChildren();
     paths = r.matches.map((x) => x.path);
@@ -77,15 +77,37 @@ export function openPalette(app: App): void {
     else input.removeAttribute("aria-activedescendant");
     list.querySelector(`#palette-opt-${active}`)?.scrollIntoView({ block: "nearest" });
   };
+  // One editor_find in flight at a time: keys typed while it runs only
+  // mark the input changed, and when its answer comes it is dropped for a
+  // stale one and the newest text is asked for instead. Fast typing then
+  // costs the server one find per answer shown, not one per key (which on
+  // a loaded server made every answer later), with no fixed delay added to
+  // a key typed alone.
+  let inFlight = false;
+  let changed = false;
   const query = async () => {
-    const mine = ++seq;
-    const q = input.value.trim();
-    if (!q) return render({ matches: [], truncated: false });
+    if (inFlight) {
+      changed = true;
+      return;
+    }
+    inFlight = true;
     try {
-      const r = await app.link.call<FindResult>("editor_find", { query: q, limit: 50 });
-      if (mine === seq) render(r);
-    } catch (e) {
-      if (mine === seq) note.textContent = (e as Error).message;
+      do {
+        changed = false;
+        const q = input.value.trim();
+        if (!q) {
+          render({ matches: [], truncated: false });
+          break;
+        }
+        try {
+          const r = await app.link.call<FindResult>("editor_find", { query: q, limit: 50 });
+          if (!changed) render(r);
+        } catch (e) {
+          if (!changed) note.textContent = (e as Error).message;
+        }
+      } while (changed);
+    } finally {
+      inFlight = false;
     }
   };
   const pick = (i: number) => {
