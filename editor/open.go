@@ -91,7 +91,7 @@ func (s *Service) openWhole(l loc) (*OpenResponse, error) {
 		Language:  Language(l.stored),
 		Size:      res.Info.Size,
 		Mtime:     res.Info.ModTime,
-		Version:   Version(data),
+		Version:   s.versions.of(l.abs, data),
 		Truncated: res.Truncated,
 		EOL:       EOL(data),
 		StartLine: 1,

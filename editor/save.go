@@ -172,8 +172,9 @@ func (s *Service) lockFile(ctx context.Context, l loc) (*fileLock, error) {
 // on its way to the disk (a shell.Pending, prepared before the locks for
 // a save of an existing file, else under them).
 type saving struct {
-	lk  *fileLock
-	pre *shell.Pending
+	lk      *fileLock
+	pre     *shell.Pending
+	version string // Version of the content, when already known
 }
 
 // done lets go of the locks, then completes the write (the folder's fsync,
@@ -215,9 +216,18 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	// anything unusual (a new file, a refusal) goes the plain way there.
 	sv := &saving{}
 	defer sv.done()
+	// The content's version is hashed meanwhile (a millisecond a MiB,
+	// hidden behind the fsync).
+	hashed := make(chan string, 1)
+	if len(content) >= memoMin {
+		go func() { hashed <- Version(content) }()
+	} else {
+		hashed <- Version(content)
+	}
 	if pre, err := s.jail.PrepareReplace(l.abs, content, shell.WriteOptions{}); err == nil {
 		sv.pre = pre
 	}
+	sv.version = <-hashed
 	if preparedHook != nil {
 		preparedHook()
 	}
@@ -275,7 +285,7 @@ type disk struct {
 func (s *Service) readDisk(l loc) (disk, error) {
 	d, err := s.readDiskBytes(l)
 	if err == nil && d.exists {
-		d.version = Version(d.data)
+		d.version = s.versions.of(l.abs, d.data)
 	}
 	return d, err
 }
@@ -354,7 +364,11 @@ func (s *Service) write(ctx context.Context, sv *saving, root string, l loc, cur
 // locks, which it lets go of in part once the content is in place, and
 // the write, which sv.done completes.
 func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
-	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: Version(content)}
+	v := sv.version
+	if v == "" {
+		v = Version(content)
+	}
+	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: v}
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
 		resp.Mtime = cur.mtime
@@ -400,6 +414,7 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 		return nil, err
 	}
 	sv.lk.releaseFolder()
+	s.versions.put(l.abs, content, resp.Version)
 	resp.Mtime = info.ModTime
 	kind := "modified"
 	if create {

@@ -35,6 +35,9 @@ type Service struct {
 	warn  func(string)
 	watch *watchState    // the filesystem watcher's status (watch.go)
 	find  *search.Engine // find and search, with their per-root caches
+	// versions spares hashing a large file this process knows
+	// (version_memo.go).
+	versions versionMemo
 }
 
 // New opens the jail and the state dir.
