@@ -3,7 +3,6 @@ package editor
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -214,12 +213,10 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	same := false
 	s.store.View(func(r *workspace.Record) {
 		if ses := r.Sessions[root]; ses != nil {
-			for _, have := range ses.Buffers {
-				if have.Path == b.Path {
-					b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
-					same = have == b
-					break
-				}
+			if i := ses.Find(b.Path); i >= 0 {
+				have := ses.Buffers[i]
+				b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+				same = have == b
 			}
 		}
 	})
@@ -231,7 +228,7 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	open := opensBuffers(ctx)
 	return s.store.Apply(ctx, func(r *workspace.Record) bool {
 		ses := r.Session(root)
-		if !open && !slices.ContainsFunc(ses.Buffers, func(have workspace.Buffer) bool { return have.Path == b.Path }) {
+		if !open && ses.Find(b.Path) < 0 {
 			return false // a write that opens no buffer (editor::replace)
 		}
 		return ses.Upsert(b)

@@ -44,8 +44,10 @@ func (c *recordCache) snapshot() *snapshot {
 	return c.snap
 }
 
-// put keeps sn, with a copy of its record.
+// put keeps sn, with a copy of its record, indexed first (bufindex.go):
+// the copy is shared with readers, who only ever read its index.
 func (c *recordCache) put(sn *snapshot) {
+	sn.rec.index()
 	cp := *sn
 	cp.rec = sn.rec.clone()
 	c.mu.Lock()

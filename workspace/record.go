@@ -43,6 +43,9 @@ type Session struct {
 	Detached []Buffer `json:"detached,omitempty"`
 
 	owned bool // the lists are this session's own, not shared with a copy
+	// idx finds a buffer by path without a scan (bufindex.go): shared,
+	// read-only, by copies; dropped by every change that moves buffers.
+	idx *bufIndex
 }
 
 // own makes the session's lists its own before a change.
@@ -148,16 +151,14 @@ func Remap(p, from, to string) (string, bool) {
 // Upsert records or refreshes a buffer; a re-opened buffer keeps its place
 // in the tab order and its draft marks. It reports whether anything changed.
 func (s *Session) Upsert(b Buffer) bool {
-	for i := range s.Buffers {
-		if s.Buffers[i].Path == b.Path {
-			b.Dirty, b.DraftBase = s.Buffers[i].Dirty, s.Buffers[i].DraftBase
-			if s.Buffers[i] == b {
-				return false
-			}
-			s.own()
-			s.Buffers[i] = b
-			return true
+	if i := s.find(b.Path); i >= 0 {
+		b.Dirty, b.DraftBase = s.Buffers[i].Dirty, s.Buffers[i].DraftBase
+		if s.Buffers[i] == b {
+			return false
 		}
+		s.own()
+		s.Buffers[i] = b
+		return true
 	}
 	s.own()
 	if i := s.detachedAt(b.Path); i >= 0 {
@@ -193,19 +194,14 @@ func (s *Session) detach(b Buffer) {
 // HoldsDraft reports whether a draft may be kept for path: it is an open
 // buffer, or a detached draft.
 func (s *Session) HoldsDraft(path string) bool {
-	for _, b := range s.Buffers {
-		if b.Path == path {
-			return true
-		}
-	}
-	return s.detachedAt(path) >= 0
+	return s.Find(path) >= 0 || s.detachedAt(path) >= 0
 }
 
 // SetDraft marks the buffer at path dirty over base, or clean when base
 // is "". A detached draft at path is updated, or forgotten when base is "".
 // It reports whether the buffer or detached draft exists.
 func (s *Session) SetDraft(path, base string) (found, changed bool) {
-	for i := range s.Buffers {
+	if i := s.find(path); i >= 0 {
 		if b := &s.Buffers[i]; b.Path == path {
 			changed = b.Dirty != (base != "") || b.DraftBase != base
 			if changed {
@@ -240,6 +236,7 @@ func (s *Session) Close(path string) bool {
 			s.own()
 			s.detach(s.Buffers[i])
 			s.Buffers = append(s.Buffers[:i], s.Buffers[i+1:]...)
+			s.idx = nil
 			return true
 		}
 	}
@@ -261,6 +258,7 @@ func (s *Session) CloseBeneath(path string) []string {
 		kept = append(kept, b)
 	}
 	s.Buffers = kept
+	s.idx = nil
 	s.Collapse(path)
 	return closed
 }
@@ -312,6 +310,7 @@ func (s *Session) Move(from, to string) int {
 		}
 	}
 	s.Buffers = dedupBuffers(s.Buffers, moved)
+	s.idx = nil
 	s.Expanded = dedupStrings(s.Expanded)
 	return n
 }
