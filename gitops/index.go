@@ -443,3 +443,15 @@ func (idx *Index) hasPrefixDir(dir string) bool {
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= p })
 	return i < len(idx.Entries) && strings.HasPrefix(idx.Entries[i].Path, p)
 }
+
+// ParseIndex decodes the bytes of an index file (versions 2 to 4, its
+// checksum verified), for readers outside this package that want its
+// entries: editor::find's candidates are the tracked files. The result is
+// the caller's.
+func ParseIndex(data []byte) (*Index, error) { return parseIndex(data) }
+
+// Gitlink reports whether the entry is a submodule (a commit, not a file).
+func (e *IndexEntry) Gitlink() bool { return e.Mode == modeGitlink }
+
+// Tree reports whether the entry is a folder (a sparse index's).
+func (e *IndexEntry) Tree() bool { return e.Mode == modeTree }
