@@ -93,6 +93,9 @@ func New(cfg Config, opt Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
+	// The trees of find and search are kept in the state dir across
+	// restarts (a first call takes them up instead of walking).
+	s.find.SetTreeCache(treeCache{store})
 	if _, err := store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
 		// Draft files that no buffer holds any more only take room.
 		swept, err := store.SweepDrafts(r)

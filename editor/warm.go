@@ -2,6 +2,8 @@ package editor
 
 import (
 	"context"
+
+	"github.com/editord/editord/workspace"
 )
 
 // Warm prepares, in the background of a server that just started, what
@@ -24,4 +26,15 @@ func (s *Service) Warm(ctx context.Context, treeWarm func()) {
 		return
 	}
 	s.GitStatus(ctx, &GitStatusRequest{})
+}
+
+// treeCache keeps search's file trees in the state dir's cache files.
+type treeCache struct{ st *workspace.Store }
+
+func (c treeCache) LoadTree(root string) []byte {
+	return c.st.ReadCache(workspace.CacheName("tree", root))
+}
+
+func (c treeCache) SaveTree(root string, data []byte) {
+	c.st.WriteCache(workspace.CacheName("tree", root), data)
 }

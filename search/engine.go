@@ -49,6 +49,25 @@ type Engine struct {
 	mu    sync.Mutex
 	roots map[string]*rootState
 	lru   []string // most recently used last
+	trees TreeCache
+}
+
+// TreeCache keeps FileTree snapshots (shell.FileTree.Snapshot) of roots
+// across restarts: a new process takes a root's tree up from its snapshot,
+// re-checking every folder's stamp and listing only those that changed,
+// instead of walking it whole. The editor keeps them in the state dir.
+// LoadTree returns nil when there is none; SaveTree may fail silently (it
+// is a cache).
+type TreeCache interface {
+	LoadTree(root string) []byte
+	SaveTree(root string, data []byte)
+}
+
+// SetTreeCache makes e take trees up from, and keep them in, c.
+func (e *Engine) SetTreeCache(c TreeCache) {
+	e.mu.Lock()
+	e.trees = c
+	e.mu.Unlock()
 }
 
 // maxCachedRoots bounds the per-root caches (a few MB each at 60,000 files).
@@ -82,7 +101,7 @@ func (e *Engine) state(root string) *rootState {
 	}
 	s := e.roots[root]
 	if s == nil {
-		s = &rootState{j: e.jail, root: root}
+		s = &rootState{j: e.jail, root: root, trees: e.trees}
 		e.roots[root] = s
 		e.lru = append(e.lru, root)
 		for len(e.lru) > maxCachedRoots {
@@ -101,6 +120,10 @@ type rootState struct {
 	j    *shell.Jail
 	root string
 	mu   sync.Mutex
+
+	trees    TreeCache // nil: none
+	savedGen uint64    // the tree's Gen when last saved (or taken up)
+	saveAt   time.Time // no save before then
 
 	tree    *shell.FileTree
 	treeKey string        // repository and content of the ignore files above the root
@@ -147,7 +170,7 @@ func (s *rootState) refresh(r *repo, needTree, needIndex bool) (fresh, error) {
 					rules = append(rules, shell.ParentRules{Below: p.below, Rules: shell.ParseIgnoreFile(p.data)})
 				}
 			}
-			t, err := s.j.NewFileTree(s.root, shell.FileTreeOptions{Gitignore: true, Noise: true, Parents: rules})
+			t, err := s.newTree(key, shell.FileTreeOptions{Gitignore: true, Noise: true, Parents: rules})
 			if err != nil {
 				return f, err
 			}
@@ -161,6 +184,7 @@ func (s *rootState) refresh(r *repo, needTree, needIndex bool) (fresh, error) {
 			return f, err
 		}
 		f.tree = s.tree
+		s.maybeSave(now)
 	}
 	if needIndex && r != nil {
 		s.refreshIndex(r, now)
@@ -170,6 +194,59 @@ func (s *rootState) refresh(r *repo, needTree, needIndex bool) (fresh, error) {
 		f.gen = s.idxGen
 	}
 	return f, nil
+}
+
+// A tree walked whole is saved at once (in the background); one taken up
+// from a snapshot that had changed, treeSaveFirst later; then at most
+// every treeSaveEvery while it changes (a few MB at most once a minute for
+// a 240,000-file tree).
+const (
+	treeSaveFirst = 10 * time.Second
+	treeSaveEvery = time.Minute
+)
+
+// newTree builds the root's tree: from its snapshot when the cache holds
+// one taken under the same key (the repository and the ignore rules above
+// the root), else by a walk.
+func (s *rootState) newTree(key string, opt shell.FileTreeOptions) (*shell.FileTree, error) {
+	if s.trees != nil {
+		if snap := s.trees.LoadTree(s.root); snap != nil {
+			if t, changed, err := s.j.LoadFileTree(s.root, opt, snap, key); err == nil {
+				// Taken up as it was: nothing to save yet. Changed: save
+				// it later, off the first calls' path.
+				s.savedGen, s.saveAt = t.Gen(), time.Now().Add(treeSaveFirst)
+				if changed {
+					s.savedGen = 0
+				}
+				return t, nil
+			}
+		}
+	}
+	// Walked whole: saved right away (in the background), so that the
+	// next process to start on this state dir need not walk it again.
+	t, err := s.j.NewFileTree(s.root, opt)
+	if err == nil {
+		s.savedGen, s.saveAt = 0, time.Time{}
+	}
+	return t, err
+}
+
+// maybeSave saves the tree's snapshot in the background when it changed
+// since the last save and the time has come; call with s.mu held.
+func (s *rootState) maybeSave(now time.Time) {
+	if s.trees == nil || s.tree == nil || now.Before(s.saveAt) {
+		return
+	}
+	t, key, gen := s.tree, s.treeKey, s.tree.Gen()
+	if gen == s.savedGen {
+		return
+	}
+	s.savedGen, s.saveAt = gen, now.Add(treeSaveEvery)
+	go func() {
+		if data, err := t.Snapshot(key); err == nil {
+			s.trees.SaveTree(s.root, data)
+		}
+	}()
 }
 
 // parentKey re-reads the ignore files above the root that may have changed

@@ -206,6 +206,13 @@ func (e *Engine) Warm(root string, maxCandidates int) error {
 	s := e.state(root)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, err := s.candidates(true, maxCandidates); err != nil {
+		return err
+	}
+	// A tree starts watching for changes at its second refresh (one used
+	// once, by `editord call`, never pays for the watches): do that here,
+	// in the background of a server that just started, rather than in its
+	// first call (38,000 folders to watch at 240,000 files: 0.3 s).
 	_, err := s.candidates(true, maxCandidates)
 	return err
 }

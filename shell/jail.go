@@ -35,6 +35,10 @@ type Jail struct {
 	maxRead  int64
 	maxWrite int64
 	noise    map[string]bool
+	// listing names what decides a listing (the deny globs and noise
+	// folders, as configured), for FileTree snapshots taken under
+	// another configuration to be told apart.
+	listing string
 }
 
 type jroot struct {
@@ -51,6 +55,7 @@ func Open(cfg Config) (*Jail, error) {
 		return nil, fmt.Errorf("jail: no roots configured")
 	}
 	j := &Jail{
+		listing:  fmt.Sprintf("%q %q", cfg.Deny, cfg.Noise),
 		deny:     ParsePatterns(cfg.Deny),
 		maxRead:  cfg.MaxReadBytes,
 		maxWrite: cfg.MaxWriteBytes,

@@ -116,6 +116,7 @@ type ftDir struct {
 	ignRacy   bool
 	ignSum    uint64 // FNV-1a of the .gitignore's bytes
 	ign       *Patterns
+	ignData   []byte // the .gitignore's bytes (kept for snapshots)
 
 	// Watch mode: set from events (under FileTree.mu, outside walks).
 	wd         atomic.Int32 // watch descriptor; 0: none
@@ -278,6 +279,10 @@ func (t *FileTree) Refresh() (changed bool, err error) {
 	return false, nil
 }
 
+// ftListings counts folder listings made by FileTree walks (tests see
+// what a snapshot spared).
+var ftListings atomic.Int64
+
 type ftWalker struct {
 	t           *FileTree
 	jrel        string   // the base relative to its jail root
@@ -311,13 +316,14 @@ func (w *ftWalker) visit(fd ftFD, d *ftDir, st ftStamp, levels []ftLevel, force 
 	var ents []ftEnt
 	if relist {
 		var err error
+		ftListings.Add(1)
 		ents, err = fd.list()
 		if err != nil {
 			if d.listed && (len(d.files) > 0 || len(d.subs) > 0) {
 				w.changed.Store(true)
 			}
 			w.drop(d.subs)
-			d.files, d.subs, d.listed, d.hasIgnore, d.ign = nil, nil, true, false, nil
+			d.files, d.subs, d.listed, d.hasIgnore, d.ign, d.ignData = nil, nil, true, false, nil, nil
 			d.dirty, d.ignDirty, d.dirtyBelow = false, false, false
 			return
 		}
@@ -336,13 +342,13 @@ func (w *ftWalker) visit(fd ftFD, d *ftDir, st ftStamp, levels []ftLevel, force 
 		old := d.ign
 		switch {
 		case !d.hasIgnore:
-			d.ign, d.ignStamp, d.ignSum, d.ignRacy = nil, ftStamp{}, 0, false
+			d.ign, d.ignData, d.ignStamp, d.ignSum, d.ignRacy = nil, nil, ftStamp{}, 0, false
 		case !w.sweep && !relist && !d.ignDirty && d.ign != nil:
 			// Watch mode, no event about it: unchanged.
 		default:
 			ist, err := fd.lstat(".gitignore")
 			if err != nil {
-				d.ign, d.ignStamp, d.ignSum, d.ignRacy = nil, ftStamp{}, 0, false
+				d.ign, d.ignData, d.ignStamp, d.ignSum, d.ignRacy = nil, nil, ftStamp{}, 0, false
 				break
 			}
 			if d.ign != nil && !d.ignRacy && !d.ignDirty && ist == d.ignStamp {
@@ -353,7 +359,7 @@ func (w *ftWalker) visit(fd ftFD, d *ftDir, st ftStamp, levels []ftLevel, force 
 			h.Write(data)
 			sum := h.Sum64()
 			if d.ign == nil || sum != d.ignSum {
-				d.ign = ParseIgnoreFile(data)
+				d.ign, d.ignData = ParseIgnoreFile(data), data
 			}
 			d.ignStamp, d.ignSum, d.ignRacy = ist, sum, ist.mtime > now-int64(ftRacyWindow)
 		}
