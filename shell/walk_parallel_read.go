@@ -259,27 +259,32 @@ func ftGrow(buf *[]byte, n int) []byte {
 // folder (git's index, say), deciding each folder once. Not safe for
 // concurrent use.
 type DenyChecker struct {
-	j      *Jail
-	prefix string // the base relative to its jail root, with a trailing "/" ("" for a root)
-	inJail bool
-	dirs   map[string]bool
+	j       *Jail
+	prefix  string // the base relative to its jail root, with a trailing "/" ("" for a root)
+	inJail  bool
+	dirs    map[string]bool
+	segs    map[string][]string // a folder's segments from the jail root (never changed)
+	scratch []string
 }
 
 // NewDenyChecker prepares deny checks for paths relative to base.
 func (j *Jail) NewDenyChecker(base string) *DenyChecker {
-	d := &DenyChecker{j: j, dirs: map[string]bool{"": false}}
+	d := &DenyChecker{j: j, dirs: map[string]bool{"": false}, segs: map[string][]string{"": nil}}
 	if _, rel, err := j.locate(base); err == nil {
 		d.inJail = true
 		if rel != "." {
 			d.prefix = rel + "/"
 			d.dirs[""] = j.denied(rel, true)
+			d.segs[""] = splitPath(rel)
 		}
 	}
 	return d
 }
 
 // Denied reports whether rel (relative to the base) matches a deny glob, or
-// lies in a folder that does. Paths outside the jail are denied.
+// lies in a folder that does. Paths outside the jail are denied. Each
+// folder's segments are split once (git's index names 240,000 paths in a
+// few thousand folders).
 func (d *DenyChecker) Denied(rel string, isDir bool) bool {
 	if !d.inJail {
 		return true
@@ -287,14 +292,18 @@ func (d *DenyChecker) Denied(rel string, isDir bool) bool {
 	if d.j.deny.Len() == 0 {
 		return false
 	}
-	dir := ""
+	if rel == "" {
+		return d.dirs[""]
+	}
+	dir, name := "", rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		dir = rel[:i]
+		dir, name = rel[:i], rel[i+1:]
 	}
 	if d.dirDenied(dir) {
 		return true
 	}
-	m, ex := d.j.deny.Decide(d.prefix+rel, isDir)
+	d.scratch = append(append(d.scratch[:0], d.segs[dir]...), name)
+	m, ex := d.j.deny.decideSegs(d.scratch, isDir)
 	return m && ex
 }
 
@@ -302,13 +311,16 @@ func (d *DenyChecker) dirDenied(dir string) bool {
 	if v, ok := d.dirs[dir]; ok {
 		return v
 	}
-	parent := ""
+	parent, name := "", dir
 	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		parent = dir[:i]
+		parent, name = dir[:i], dir[i+1:]
 	}
 	v := d.dirDenied(parent)
+	ps := d.segs[parent]
+	segs := append(ps[:len(ps):len(ps)], name)
+	d.segs[dir] = segs
 	if !v {
-		m, ex := d.j.deny.Decide(d.prefix+dir, true)
+		m, ex := d.j.deny.decideSegs(segs, true)
 		v = m && ex
 	}
 	d.dirs[dir] = v

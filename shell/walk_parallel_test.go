@@ -387,3 +387,38 @@ func TestDenyChecker(t *testing.T) {
 		t.Error("outside the jail must be denied")
 	}
 }
+
+// The checker's answers (each folder's segments split once) are those of
+// deciding each path and each of its folders from scratch, for paths
+// below the jail root and below a sub-folder.
+func TestDenyCheckerAgreesWithDecide(t *testing.T) {
+	root := fttRoot(t)
+	os.MkdirAll(filepath.Join(root, "w", "v"), 0o755)
+	j := fttJail(t, root, "*.key", "**/secrets/**", "/w/top.txt", "a/b", "!a/b/keep", "x*", "build/")
+	names := []string{"a", "b", "keep", "secrets", "top.txt", "k.key", "x1", "build", "w", "v"}
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, base := range []string{"", "w", "w/v"} {
+		d := j.NewDenyChecker(filepath.Join(root, base))
+		prefix := ""
+		if base != "" {
+			prefix = base + "/"
+		}
+		for i := 0; i < 3000; i++ {
+			segs := make([]string, 1+r.IntN(4))
+			for k := range segs {
+				segs[k] = names[r.IntN(len(names))]
+			}
+			rel := strings.Join(segs, "/")
+			want := false
+			full := prefix + rel
+			parts := strings.Split(full, "/")
+			for k := 1; k <= len(parts) && !want; k++ {
+				m, ex := j.deny.Decide(strings.Join(parts[:k], "/"), k < len(parts))
+				want = m && ex
+			}
+			if got := d.Denied(rel, false); got != want {
+				t.Fatalf("base %q: Denied(%q) = %v, deciding from scratch %v", base, rel, got, want)
+			}
+		}
+	}
+}

@@ -12,6 +12,8 @@
 #   BENCH_BIN=PATH        the binary under test (default bin/editord)
 #   BENCH_RUNS=N          runs per slow measurement (default 5, minimum 5)
 #   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history
+#   BENCH_SCALE=a,b       only these rows of scale: first,exact,capped,mib,kept,buffers,http
+#   BENCH_FIRST=fresh|kept  first calls on a fresh state dir, or on a restart (default both)
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
 #   BENCH_FIND3, BENCH_FIND_BASENAME, BENCH_FIND_PATH           find queries
 # Functions the binary does not serve yet are reported as n/a; rerun later.
