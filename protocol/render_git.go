@@ -32,7 +32,7 @@ func init() {
 		} else {
 			r.line("closed")
 		}
-		return renderTabs(r, o.Buffers)
+		return renderTabs(r, o.Buffers, 0)
 	}
 }
 
@@ -147,6 +147,10 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 	}
 	if noPatch > 0 {
 		r.note("… the patches of %s are left out (the %d KiB text budget); %s gives one file's diff", plural(noPatch, "event", "events"), textBudget>>10, r.name("editor::git::hunks"))
+	}
+	if o.More > 0 {
+		r.note("… %s after these (limit); call %s with since: %s for them", plural(o.More, "more event", "more events"), r.name("editor::changes"), o.Cursor)
+		return true
 	}
 	r.note("cursor: %s (pass it as since next time)", o.Cursor)
 	return true

@@ -126,7 +126,7 @@ func renderStash(r *rend, o *editor.GitStashResponse) bool {
 	case "show":
 		r.line(o.Summary)
 		if o.Patch != "" {
-			patchLines(r, o.Patch)
+			patchLines(r, o.Patch, "; pass paths to see only theirs")
 		}
 		return true
 	}
