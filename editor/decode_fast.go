@@ -97,24 +97,9 @@ func decodeFast(args []byte, req any) bool {
 	if !ft.ok {
 		return false
 	}
-	i := jsonscan.Space(args, 0)
-	if i >= len(args) || args[i] != '{' {
-		return false
-	}
-	i = jsonscan.Space(args, i+1)
 	var seen uint64
-	if i < len(args) && args[i] == '}' {
-		return ft.required == 0 && jsonscan.Space(args, i+1) == len(args)
-	}
-	for {
-		if i >= len(args) || args[i] != '"' {
-			return false
-		}
-		ke, ok := jsonscan.StringEnd(args, i)
-		if !ok {
-			return false
-		}
-		key, ok := unquoteFast(args[i:ke])
+	end, ok := jsonscan.Members(args, func(k, val []byte) bool {
+		key, ok := unquoteFast(k)
 		if !ok {
 			return false
 		}
@@ -123,16 +108,6 @@ func decodeFast(args []byte, req any) bool {
 			return false
 		}
 		seen |= f.bit
-		i = jsonscan.Space(args, ke)
-		if i >= len(args) || args[i] != ':' {
-			return false
-		}
-		vs := jsonscan.Space(args, i+1)
-		ve, ok := jsonscan.ValueEnd(args, vs)
-		if !ok {
-			return false
-		}
-		val := args[vs:ve]
 		fv := v.FieldByIndex(f.index)
 		switch {
 		case string(val) == "null":
@@ -154,19 +129,9 @@ func decodeFast(args []byte, req any) bool {
 				return false
 			}
 		}
-		i = jsonscan.Space(args, ve)
-		if i >= len(args) {
-			return false
-		}
-		if args[i] == '}' {
-			break
-		}
-		if args[i] != ',' {
-			return false
-		}
-		i = jsonscan.Space(args, i+1)
-	}
-	return seen&ft.required == ft.required && jsonscan.Space(args, i+1) == len(args)
+		return true
+	})
+	return ok && seen&ft.required == ft.required && jsonscan.Space(args, end) == len(args)
 }
 
 // unquoteFast decodes a JSON string token (quotes included) the way

@@ -152,42 +152,11 @@ func parseToolCall(line []byte) (toolCall, bool) {
 // JSON), its key decoded and its value as a slice of v; false when v is
 // not an object or fn says so.
 func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
-	i := jsonscan.Space(v, 0)
-	if i >= len(v) || v[i] != '{' {
-		return false
-	}
-	i = jsonscan.Space(v, i+1)
-	if i < len(v) && v[i] == '}' {
-		return true
-	}
-	for i < len(v) {
-		ke, ok := jsonscan.StringEnd(v, i)
-		if !ok {
-			return false
-		}
+	_, ok := jsonscan.Members(v, func(k, val []byte) bool {
 		var key string
-		if json.Unmarshal(v[i:ke], &key) != nil {
-			return false
-		}
-		i = jsonscan.Space(v, ke)
-		if i >= len(v) || v[i] != ':' {
-			return false
-		}
-		vs := jsonscan.Space(v, i+1)
-		ve, ok := jsonscan.ValueEnd(v, vs)
-		if !ok || !fn(key, v[vs:ve]) {
-			return false
-		}
-		i = jsonscan.Space(v, ve)
-		if i < len(v) && v[i] == '}' {
-			return true
-		}
-		if i >= len(v) || v[i] != ',' {
-			return false
-		}
-		i = jsonscan.Space(v, i+1)
-	}
-	return false
+		return json.Unmarshal(k, &key) == nil && fn(key, val)
+	})
+	return ok
 }
 
 // serve handles line if it is a plain tools/call (true), or a cancellation

@@ -75,3 +75,48 @@ func ValueEnd(b []byte, i int) (int, bool) {
 	}
 	return j, j > i
 }
+
+// Members calls fn with each member of the object that b holds (white
+// space around it allowed): the key as its quoted token and the value as
+// a slice of b. It returns the end of the object (past its '}'), or false
+// when b does not start with an object or fn says so.
+func Members(b []byte, fn func(key, val []byte) bool) (end int, ok bool) {
+	i := Space(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = Space(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		ke, ok := StringEnd(b, i)
+		if !ok {
+			return 0, false
+		}
+		key := b[i:ke]
+		i = Space(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false
+		}
+		vs := Space(b, i+1)
+		ve, ok := ValueEnd(b, vs)
+		if !ok || !fn(key, b[vs:ve]) {
+			return 0, false
+		}
+		i = Space(b, ve)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = Space(b, i+1)
+	}
+}

@@ -32,3 +32,34 @@ func TestValueEnd(t *testing.T) {
 		t.Errorf("Space: %d, want 5", got)
 	}
 }
+
+func TestMembers(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string // key=value pairs seen, then the end
+		end  int
+		okay bool
+	}{
+		{` { "a" : 1 , "b":"x,}" } `, `"a"=1 "b"="x,}" `, 24, true},
+		{`{}`, ``, 2, true},
+		{`{"a": {"b": [1, 2]}}tail`, `"a"={"b": [1, 2]} `, 20, true},
+		{`{"a": 1,}`, `"a"=1 `, 0, false},
+		{`{"a" 1}`, ``, 0, false},
+		{`{"a": 1 "b": 2}`, `"a"=1 `, 0, false},
+		{`{a: 1}`, ``, 0, false},
+		{`{"a": 1`, `"a"=1 `, 0, false},
+		{`[1]`, ``, 0, false},
+	} {
+		seen := ""
+		end, ok := Members([]byte(c.in), func(k, v []byte) bool {
+			seen += string(k) + "=" + string(v) + " "
+			return true
+		})
+		if seen != c.want || end != c.end || ok != c.okay {
+			t.Errorf("Members(%q): saw %q, end %d, %v; want %q, %d, %v", c.in, seen, end, ok, c.want, c.end, c.okay)
+		}
+	}
+	if _, ok := Members([]byte(`{"a": 1, "b": 2}`), func(k, v []byte) bool { return string(k) != `"b"` }); ok {
+		t.Error("Members went on after fn said no")
+	}
+}
