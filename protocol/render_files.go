@@ -12,16 +12,16 @@ import (
 // search and the tab set.
 
 func init() {
-	renderers["editor::open"] = func(r *rend, v any) bool { return renderOpen(r, v.(*editor.OpenResponse)) }
-	renderers["editor::git::show"] = func(r *rend, v any) bool { return renderShow(r, v.(*editor.GitShowResponse)) }
-	renderers["editor::save"] = func(r *rend, v any) bool { return renderSave(r, v.(*editor.SaveResponse)) }
-	renderers["editor::edit"] = func(r *rend, v any) bool { return renderEdit(r, v.(*editor.EditResponse)) }
-	renderers["editor::diff"] = func(r *rend, v any) bool { return renderDiff(r, v.(*editor.DiffResponse)) }
-	renderers["editor::tree"] = func(r *rend, v any) bool { return renderTree(r, v.(*editor.TreeResponse)) }
-	renderers["editor::find"] = func(r *rend, v any) bool { return renderFind(r, v.(*editor.FindResponse)) }
-	renderers["editor::search"] = func(r *rend, v any) bool { return renderSearch(r, v.(*editor.SearchResponse)) }
-	renderers["editor::workspace::get"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
-	renderers["editor::workspace::open"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
+	renderers["editor::open"] = typed(renderOpen)
+	renderers["editor::git::show"] = typed(renderShow)
+	renderers["editor::save"] = typed(renderSave)
+	renderers["editor::edit"] = typed(renderEdit)
+	renderers["editor::diff"] = typed(renderDiff)
+	renderers["editor::tree"] = typed(renderTree)
+	renderers["editor::find"] = typed(renderFind)
+	renderers["editor::search"] = typed(renderSearch)
+	renderers["editor::workspace::get"] = typed(renderView)
+	renderers["editor::workspace::open"] = typed(renderView)
 	renderers["editor::buffers::list"] = func(r *rend, v any) bool {
 		b := v.(*editor.BuffersListResponse)
 		r.line("root: " + b.Root)
