@@ -108,7 +108,10 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		} else {
 			err = s.replacePreview(l, m, req, &f)
 		}
-		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal {
+		// A file the jail refuses is refused for the whole call, as every
+		// function refuses it: a result row would name a path outside the
+		// jail. Other refusals (binary, denied, gone) skip just that file.
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {

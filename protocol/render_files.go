@@ -376,8 +376,14 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 	if v.Focus != nil {
 		r.line(focusLine(v.Focus))
 	}
+	if len(v.Detached) > 0 {
+		r.linef("%s (closed or deleted elsewhere; open the file to see it):", plural(len(v.Detached), "unsaved draft of a file not open", "unsaved drafts of files not open"))
+		for _, b := range v.Detached {
+			r.line("  " + b.Path)
+		}
+	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}
