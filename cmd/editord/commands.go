@@ -232,7 +232,7 @@ func functionsCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range editor.Catalog() {
 			out = append(out, protocol.Tool(f))
 		}
-		printJSON(stdout, out)
+		printJSON(protocol.UnescapeHTML(stdout), out)
 		return 0
 	}
 	for _, f := range editor.Catalog() {
