@@ -83,7 +83,7 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 		Time: time.Now().UTC().Format(time.RFC3339Nano), Content: *req.Content}
 	_, err = s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		ses := r.Session(root)
-		if found, _ := ses.SetDraft(l.stored, ""); !found {
+		if !ses.HoldsDraft(l.stored) {
 			return false, shell.Errorf(shell.CodeNotFound, l.stored, "%s is not an open buffer; open it with editor::open before keeping a draft of it", display(l.stored))
 		}
 		if err := s.store.WriteDraft(d, workspace.MaxDraftsBytes); err != nil {

@@ -206,3 +206,112 @@ func TestDraftClearedByHoldersEdit(t *testing.T) {
 		t.Fatalf("the holder's edit left the draft: %+v", b)
 	}
 }
+
+func detachedAt(t *testing.T, s *Service, path string) (workspace.Buffer, bool) {
+	t.Helper()
+	v, err := s.WorkspaceGet(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range v.Detached {
+		if b.Path == path {
+			return b, true
+		}
+	}
+	return workspace.Buffer{}, false
+}
+
+// An agent closing a buffer the person holds a draft of, or deleting its
+// file, closes the buffer but keeps the draft, listed as detached: the
+// person's page restores it after a reload; it can still be updated,
+// comes back on its buffer when the file is opened again, and goes when
+// its holder discards it.
+func TestDraftKeptWhenBufferClosedOrDeleted(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "one\n")
+	e.write("d/b.txt", "bee\n")
+	va, vb := e.open("a.txt").Version, e.open("d/b.txt").Version
+	page, agent := NewCaller("page#0001"), NewCaller("agent#0002")
+	actx := WithCaller(context.Background(), agent)
+	for path, v := range map[string]string{"a.txt": va, "d/b.txt": vb} {
+		if _, err := draftCall(t, e.s, page, `{"path":"`+path+`","content":"mine\n","base_version":"`+v+`"}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.s.BuffersClose(actx, &BuffersCloseRequest{Path: "a.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Delete(actx, &DeleteRequest{Path: "d", Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	other := e.service() // another process sees the same
+	for _, p := range []string{"a.txt", "d/b.txt"} {
+		if d, ok := detachedAt(t, other, p); !ok || !d.Dirty || d.DraftBase == "" {
+			t.Fatalf("%s after the close: detached %+v %v", p, d, ok)
+		}
+		if r, err := draftCall(t, other, page, `{"path":"`+p+`","read":true}`); err != nil || r.Content == nil || *r.Content != "mine\n" {
+			t.Fatalf("%s: the draft after the close: %+v %v", p, r, err)
+		}
+	}
+	// Typing on in the detached tab keeps the newer text.
+	if _, err := draftCall(t, e.s, page, `{"path":"a.txt","content":"mine, more\n","base_version":"`+va+`"}`); err != nil {
+		t.Fatalf("updating a detached draft: %v", err)
+	}
+	// Opened again, by anyone: dirty again, over its base.
+	e.open("a.txt")
+	if b := bufferAt(t, e.s, "a.txt"); !b.Dirty || b.DraftBase != va {
+		t.Fatalf("a.txt reopened: %+v", b)
+	}
+	if _, ok := detachedAt(t, e.s, "a.txt"); ok {
+		t.Fatal("a.txt is both open and detached")
+	}
+	// The holder discards the deleted file's draft: gone, file and all.
+	if _, err := draftCall(t, e.s, page, `{"path":"d/b.txt","content":null}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := detachedAt(t, e.s, "d/b.txt"); ok {
+		t.Fatal("a discarded draft is still listed")
+	}
+	ents, _ := os.ReadDir(filepath.Join(e.state, "drafts"))
+	if len(ents) != 1 {
+		t.Fatalf("drafts dir holds %d files, want a.txt's only", len(ents))
+	}
+}
+
+// Draft files nobody holds (left by an older editord that dropped the
+// draft with its buffer, or a crash) are removed when a server starts, so
+// they stop counting against the 64 MiB; held ones stay.
+func TestLeftoverDraftsSwept(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "one\n")
+	e.write("b.txt", "two\n")
+	va, vb := e.open("a.txt").Version, e.open("b.txt").Version
+	page := NewCaller("page#0001")
+	for path, v := range map[string]string{"a.txt": va, "b.txt": vb} {
+		if _, err := draftCall(t, e.s, page, `{"path":"`+path+`","content":"mine\n","base_version":"`+v+`"}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b.txt's buffer goes without its draft, as before drafts were detached.
+	if _, err := e.s.store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
+		ses := r.Session(e.root)
+		ses.Close("b.txt")
+		ses.SetDraft("b.txt", "")
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(e.state, "drafts")
+	os.WriteFile(filepath.Join(dir, "stray.json"), []byte("{}"), 0o600)
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Fatalf("before the restart: %d draft files", len(ents))
+	}
+	e.s.Close()
+	e.s = e.service()
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("after the restart: %d draft files, want a.txt's only", len(ents))
+	}
+	if r, err := draftCall(t, e.s, page, `{"path":"a.txt","read":true}`); err != nil || r.Content == nil {
+		t.Fatalf("the held draft was swept: %+v %v", r, err)
+	}
+}

@@ -78,13 +78,14 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 			return nil, invalid("edits[%d].new_text is missing; pass \"\" to delete old_text", i)
 		}
 	}
-	unlock, err := s.lockFile(ctx, l)
+	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	sv := &saving{lk: lk}
+	defer sv.done()
 	for attempt := 0; ; attempt++ {
-		resp, err := s.editLocked(ctx, root, l, req)
+		resp, err := s.editLocked(ctx, sv, root, l, req)
 		if resp != nil {
 			resp.Root = root
 		}
@@ -101,7 +102,7 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 	}
 }
 
-func (s *Service) editLocked(ctx context.Context, root string, l loc, req *EditRequest) (*EditResponse, error) {
+func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc, req *EditRequest) (*EditResponse, error) {
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,13 @@ func (s *Service) editLocked(ctx context.Context, root string, l loc, req *EditR
 		return resp, nil
 	}
 	ev := s.changeEventOf(root, l, "editor::edit", "modified", cur.data, next, d)
-	w, err := s.writeAs(ctx, root, l, cur, next, false, "editor::edit", &ev)
+	if sv.pre != nil {
+		// Prepared for the content before a writer slipped in: the edits
+		// applied to the disk now may give other bytes.
+		sv.pre.Abort()
+		sv.pre = nil
+	}
+	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::edit", &ev)
 	if err != nil {
 		return nil, err
 	}

@@ -91,8 +91,13 @@ func New(cfg Config, opt Options) (*Service, error) {
 	}
 	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
 	if _, err := store.Update(context.Background(), func(r *workspace.Record) (bool, error) {
+		// Draft files that no buffer holds any more only take room.
+		swept, err := store.SweepDrafts(r)
+		if err != nil {
+			opt.Warn(fmt.Sprintf("could not look for leftover drafts: %v", err))
+		}
 		if r.ActiveRoot != "" {
-			return false, nil
+			return swept, nil
 		}
 		r.ActiveRoot, r.RootBy, r.RootAt = start, "editord --root", time.Now().Unix()
 		r.Session(start)

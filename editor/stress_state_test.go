@@ -467,7 +467,9 @@ func TestStressStuckLock(t *testing.T) {
 			}
 			fast := []string{"workspace::get", "buffers::list", "tree", "changes"}
 			for _, n := range fast {
-				if c := res[n]; c.err != nil || c.took > 3*time.Second {
+				// Half the lock wait: a call that waited for the lock took
+				// all of it, and a loaded CI machine may be slow.
+				if c := res[n]; c.err != nil || c.took > wait/2 {
 					t.Errorf("%s needs no lock, yet took %v: %v", n, c.took, c.err)
 				}
 			}

@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/editord/editord/shell"
@@ -15,6 +16,7 @@ type WorkspaceView struct {
 	Buffers       []workspace.Buffer `json:"buffers" desc:"Open files (the tab set), in the order they were opened; one page of them (offset, limit)."`
 	Expanded      []string           `json:"expanded" desc:"Folders expanded in the tree, root-relative; one page of them (offset, limit)."`
 	Focus         *workspace.Focus   `json:"focus" desc:"Where the person is (active tab and cursor), as their editor last reported; null when unknown."`
+	Detached      []workspace.Buffer `json:"detached" desc:"Unsaved drafts of files no longer open (closed elsewhere, or deleted), kept until their holder saves or discards them; open the file to see it dirty again."`
 	BuffersTotal  int                `json:"buffers_total" desc:"How many buffers are open in all."`
 	ExpandedTotal int                `json:"expanded_total" desc:"How many folders are expanded in all."`
 	More          int                `json:"more" desc:"Buffers or expanded folders past this page (the larger count); call again with offset raised by limit for them."`
@@ -89,7 +91,8 @@ func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*
 	if ses == nil {
 		ses = &workspace.Session{}
 	}
-	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded)}
+	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded),
+		Detached: append([]workspace.Buffer{}, ses.Detached...)}
 	v.Buffers = page(ses.Buffers, offset, limit)
 	v.Expanded = page(ses.Expanded, offset, limit)
 	v.More = max(len(ses.Buffers), len(ses.Expanded)) - min(offset+limit, max(len(ses.Buffers), len(ses.Expanded)))
@@ -221,8 +224,13 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 	if same {
 		return nil
 	}
+	open := opensBuffers(ctx)
 	_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
-		return r.Session(root).Upsert(b), nil
+		ses := r.Session(root)
+		if !open && !slices.ContainsFunc(ses.Buffers, func(have workspace.Buffer) bool { return have.Path == b.Path }) {
+			return false, nil // a write that opens no buffer (editor::replace)
+		}
+		return ses.Upsert(b), nil
 	})
 	return err
 }

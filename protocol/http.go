@@ -44,16 +44,22 @@ const (
 // behind an Origin check (browsers on other sites must not drive a local
 // server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
-	h, _ := httpHandler(s, token)
+	h, _ := httpHandler(s, token, false)
 	return h
 }
 
 // httpHandler is HTTPHandler and the MCP transport inside it, whose
-// sessions ServeHTTP closes when it ends.
-func httpHandler(s *Server, token string) (http.Handler, *server.StreamableHTTPServer) {
-	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second))
+// sessions ServeHTTP closes when it ends. remote is --allow-remote: the
+// server's own page is then accepted whatever host it was reached by.
+func httpHandler(s *Server, token string, remote bool) (http.Handler, *server.StreamableHTTPServer) {
+	// mcp-go refuses a loopback connection whose Host is not localhost
+	// (DNS rebinding). With --allow-remote the page may be reached by the
+	// machine's name over loopback (Debian maps it to 127.0.1.1), so that
+	// check is off there: guard's origin check and the token remain.
+	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second),
+		server.WithDisableLocalhostProtection(remote))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token))
+	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config())), token, remote))
 	mux.Handle("/", pageHandler())
 	return secureHeaders(mux), mcpHTTP
 }
@@ -73,13 +79,13 @@ func trackPosts(next http.Handler, h *hub) http.Handler {
 	})
 }
 
-func guard(next http.Handler, token string) http.Handler {
+func guard(next http.Handler, token string, remote bool) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A refused request does not keep its connection: a client that
 		// is not allowed in gets no kept-alive socket to hold (300 of
 		// them were still open 45 s after their 401).
-		if o := r.Header.Get("Origin"); o != "" && (!localOrigin(o) || !sameOrigin(o, r)) {
+		if o := r.Header.Get("Origin"); o != "" && !pageOrigin(o, r, remote) {
 			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not this server's own page", o), http.StatusForbidden)
 			return
@@ -100,6 +106,17 @@ func orDefault(d, def time.Duration) time.Duration {
 		return d
 	}
 	return def
+}
+
+// pageOrigin accepts a browser's Origin when it is the server's own page:
+// the host the request was sent to, and (unless remote) a loopback one.
+// Loopback only is what defeats DNS rebinding on a local server (a
+// rebinding page's Origin is the Host it sent, a name that is not
+// loopback). With --allow-remote the page is reached by the machine's
+// name or address, so its own origin is accepted whatever its host; every
+// other origin is still refused, and the bearer token guards the rest.
+func pageOrigin(origin string, r *http.Request, remote bool) bool {
+	return sameOrigin(origin, r) && (remote || localOrigin(origin))
 }
 
 // localOrigin accepts pages served from this machine.
@@ -141,7 +158,7 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 	if err != nil {
 		return err
 	}
-	handler, mcpHTTP := httpHandler(s, opt.Token)
+	handler, mcpHTTP := httpHandler(s, opt.Token, opt.AllowRemote)
 	// The calls' contexts end when the server does; the requests' own do
 	// not, so that a cancelled call's answer still reaches its client.
 	ending, endCalls := context.WithCancel(context.Background())

@@ -125,3 +125,66 @@ func TestPageURL(t *testing.T) {
 		}
 	}
 }
+
+// With --allow-remote the page is reached by the machine's own name or
+// address: its origin is accepted whatever its host, as long as it is the
+// host the request was sent to; every other origin is still refused.
+// Without --allow-remote a non-loopback origin is refused even when it
+// matches the Host (DNS rebinding).
+func TestRemotePageOrigin(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	root := filepath.Join(base, "ws")
+	os.MkdirAll(root, 0o755)
+	svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: root, StateDir: filepath.Join(base, "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(url, host, origin string) int {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(init))
+		req.Host = host
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, remote := range []bool{true, false} {
+		h, _ := httpHandler(NewServer(svc, "test"), testToken, remote)
+		hs := httptest.NewServer(h)
+		for _, c := range []struct {
+			host, origin string
+			remoteOK     bool // the answer with --allow-remote; without it only loopback passes
+			localOK      bool
+		}{
+			{"192.0.2.7:8765", "http://192.0.2.7:8765", true, false},
+			{"editord.lan:8765", "https://editord.lan:8765", true, false},
+			{"editord.lan:8765", "http://editord.lan:8765/", true, false},
+			{"192.0.2.7:8765", "http://evil.example", false, false},
+			{"192.0.2.7:8765", "http://192.0.2.7:1", false, false},
+			{"192.0.2.7:8765", "http://127.0.0.1:8765", false, false},
+			{"192.0.2.7:8765", "null", false, false},
+			{"127.0.0.1:8765", "http://127.0.0.1:8765", true, true},
+			{"192.0.2.7:8765", "", true, false}, // not a browser: the token decides (and, local only, the Host)
+		} {
+			want := http.StatusForbidden
+			if remote && c.remoteOK || !remote && c.localOK {
+				want = http.StatusOK
+			}
+			if got := post(hs.URL, c.host, c.origin); got != want {
+				t.Errorf("allow-remote=%v Host %s Origin %q: %d, want %d", remote, c.host, c.origin, got, want)
+			}
+		}
+		hs.Close()
+	}
+}

@@ -46,6 +46,7 @@ type Matcher struct {
 	// runes that fold to them (KELVIN SIGN, LONG S). A file holding one is
 	// searched with re instead of the ASCII fast path.
 	special [][]byte
+	src     string // the line-safe regexp's source; "" for a non-UTF-8 literal
 }
 
 // maxPatternLen bounds what a caller may send.
@@ -109,9 +110,10 @@ func Compile(pattern string, opt MatchOptions) (*Matcher, error) {
 		wb := &syntax.Regexp{Op: syntax.OpWordBoundary}
 		full = &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{wb, re, wb}}
 	}
+	m.src = full.String()
 	if m.lit == nil || m.special != nil {
 		var err error
-		m.re, err = regexp.Compile(full.String())
+		m.re, err = regexp.Compile(m.src)
 		if err != nil {
 			return nil, invalidf("pattern %q cannot be compiled: %v", shorten(pattern), err)
 		}

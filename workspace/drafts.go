@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/editord/editord/shell"
 )
@@ -94,7 +95,7 @@ func (s *Store) RemoveDraft(root, path string) error {
 // sit under to (editor::move). Call it inside Update, before Session.Move.
 // The files have moved already, so trouble is only reported.
 func (s *Store) MoveDrafts(ses *Session, root, from, to string) {
-	for _, b := range ses.Buffers {
+	for _, b := range slices.Concat(ses.Buffers, ses.Detached) {
 		if !b.Dirty {
 			continue
 		}
@@ -120,4 +121,54 @@ func (s *Store) moveDraft(root, from, to string) error {
 		return fmt.Errorf("moving the draft of %s to %s: %w", from, to, err)
 	}
 	return s.RemoveDraft(root, from)
+}
+
+// SweepDrafts removes the draft files that no dirty buffer or detached
+// draft of rec names (left when a dirty buffer was closed before drafts
+// were detached, or by a crash between the two writes), so they stop
+// counting against MaxDraftsBytes; and forgets detached drafts whose file
+// is gone. Call it inside Update; it reports whether rec changed.
+func (s *Store) SweepDrafts(rec *Record) (bool, error) {
+	ents, err := s.jail.ReadDir(s.path(draftsDir))
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			err = nil
+		}
+		return false, err
+	}
+	held := map[string]bool{}
+	for root, ses := range rec.Sessions {
+		if ses == nil {
+			continue
+		}
+		for _, b := range slices.Concat(ses.Buffers, ses.Detached) {
+			if b.Dirty {
+				held[s.draftPath(root, b.Path)] = true
+			}
+		}
+	}
+	present := map[string]bool{}
+	for _, e := range ents {
+		name := s.path(draftsDir + "/" + e.Name)
+		if held[name] {
+			present[name] = true
+			continue
+		}
+		if err := s.jail.Remove(name, false); err != nil && shell.CodeOf(err) != shell.CodeNotFound {
+			s.warn(fmt.Sprintf("removing the leftover draft %s: %v", name, err))
+		}
+	}
+	changed := false
+	for root, ses := range rec.Sessions {
+		if ses == nil {
+			continue
+		}
+		for _, d := range slices.Clone(ses.Detached) {
+			if !present[s.draftPath(root, d.Path)] {
+				ses.SetDraft(d.Path, "")
+				changed = true
+			}
+		}
+	}
+	return changed, nil
 }

@@ -9,7 +9,10 @@
 // segment-wise string checks.
 package workspace
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Buffer is one open file.
 type Buffer struct {
@@ -33,6 +36,11 @@ type Session struct {
 	Buffers  []Buffer `json:"buffers,omitempty"` // in buffer files on disk (layout.go)
 	Expanded []string `json:"expanded"`
 	Focus    *Focus   `json:"focus,omitempty"`
+	// Detached are drafts whose buffer was closed, by another surface or
+	// with its file deleted: nothing typed is lost, so the draft (and its
+	// file) stays until its holder saves or discards it, and goes back on
+	// its buffer when the file is opened again.
+	Detached []Buffer `json:"detached,omitempty"`
 
 	owned bool // the lists are this session's own, not shared with a copy
 }
@@ -44,6 +52,9 @@ func (s *Session) own() {
 	}
 	s.Buffers = append(make([]Buffer, 0, len(s.Buffers)+1), s.Buffers...)
 	s.Expanded = append(make([]string, 0, len(s.Expanded)+1), s.Expanded...)
+	if s.Detached != nil {
+		s.Detached = append(make([]Buffer, 0, len(s.Detached)+1), s.Detached...)
+	}
 	s.owned = true
 }
 
@@ -149,12 +160,50 @@ func (s *Session) Upsert(b Buffer) bool {
 		}
 	}
 	s.own()
+	if i := s.detachedAt(b.Path); i >= 0 {
+		b.Dirty, b.DraftBase = true, s.Detached[i].DraftBase
+		s.Detached = append(s.Detached[:i], s.Detached[i+1:]...)
+	}
 	s.Buffers = append(s.Buffers, b)
 	return true
 }
 
+// detachedAt is the index of the detached draft at path, or -1.
+func (s *Session) detachedAt(path string) int {
+	for i := range s.Detached {
+		if s.Detached[i].Path == path {
+			return i
+		}
+	}
+	return -1
+}
+
+// detach keeps a closed buffer's draft. Call it after own.
+func (s *Session) detach(b Buffer) {
+	if !b.Dirty {
+		return
+	}
+	if i := s.detachedAt(b.Path); i >= 0 {
+		s.Detached[i] = b
+		return
+	}
+	s.Detached = append(s.Detached, b)
+}
+
+// HoldsDraft reports whether a draft may be kept for path: it is an open
+// buffer, or a detached draft.
+func (s *Session) HoldsDraft(path string) bool {
+	for _, b := range s.Buffers {
+		if b.Path == path {
+			return true
+		}
+	}
+	return s.detachedAt(path) >= 0
+}
+
 // SetDraft marks the buffer at path dirty over base, or clean when base
-// is "". It reports whether the buffer exists.
+// is "". A detached draft at path is updated, or forgotten when base is "".
+// It reports whether the buffer or detached draft exists.
 func (s *Session) SetDraft(path, base string) (found, changed bool) {
 	for i := range s.Buffers {
 		if b := &s.Buffers[i]; b.Path == path {
@@ -167,14 +216,29 @@ func (s *Session) SetDraft(path, base string) (found, changed bool) {
 			return true, changed
 		}
 	}
-	return false, false
+	i := s.detachedAt(path)
+	if i < 0 {
+		return false, false
+	}
+	if base == "" {
+		s.own()
+		s.Detached = append(s.Detached[:i], s.Detached[i+1:]...)
+		return true, true
+	}
+	if s.Detached[i].DraftBase == base {
+		return true, false
+	}
+	s.own()
+	s.Detached[i].DraftBase = base
+	return true, true
 }
 
-// Close drops the buffer at exactly path.
+// Close drops the buffer at exactly path; its draft, if any, is detached.
 func (s *Session) Close(path string) bool {
 	for i := range s.Buffers {
 		if s.Buffers[i].Path == path {
 			s.own()
+			s.detach(s.Buffers[i])
 			s.Buffers = append(s.Buffers[:i], s.Buffers[i+1:]...)
 			return true
 		}
@@ -191,6 +255,7 @@ func (s *Session) CloseBeneath(path string) []string {
 	for _, b := range s.Buffers {
 		if Within(b.Path, path) {
 			closed = append(closed, b.Path)
+			s.detach(b)
 			continue
 		}
 		kept = append(kept, b)
@@ -213,6 +278,25 @@ func (s *Session) Move(from, to string) int {
 			moved[i] = true
 			n++
 		}
+	}
+	for i := range s.Detached {
+		if p, ok := Remap(s.Detached[i].Path, from, to); ok {
+			s.Detached[i].Path = p
+			n++
+		}
+	}
+	if n > 0 && len(s.Detached) > 1 {
+		// One draft file per path: the last one moved there is the one kept.
+		seen := map[string]bool{}
+		kept := s.Detached[:0]
+		for i := len(s.Detached) - 1; i >= 0; i-- {
+			if d := s.Detached[i]; !seen[d.Path] {
+				seen[d.Path] = true
+				kept = append(kept, d)
+			}
+		}
+		slices.Reverse(kept)
+		s.Detached = kept
 	}
 	for i := range s.Expanded {
 		if p, ok := Remap(s.Expanded[i], from, to); ok {

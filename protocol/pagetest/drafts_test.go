@@ -1,6 +1,9 @@
 package pagetest
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,4 +119,96 @@ func TestBytesKeptExactly(t *testing.T) {
 		e.typeText("#")
 	})
 	e.waitFile("mix.txt", "lf\ncrlf\r\nend\n#")
+}
+
+// detached lists the drafts the record keeps for buffers that are closed.
+func (a *agent) detached() map[string]bool {
+	out := map[string]bool{}
+	list, _ := a.call("editor_workspace_get", map[string]any{})["detached"].([]any)
+	for _, d := range list {
+		out[d.(map[string]any)["path"].(string)] = true
+	}
+	return out
+}
+
+// draftText is the draft the record keeps for path, or "" when none.
+func (a *agent) draftText(path string) string {
+	s, _ := a.call("editor_buffers_draft", map[string]any{"path": path, "read": true})["content"].(string)
+	return s
+}
+
+// An agent closes a tab the person has unsaved edits in: the tab stays,
+// says why, and the edits stay a draft in the record (not only in the
+// page's memory): typing on updates it, a reload brings the tab back with
+// them, and only the person's Discard drops the draft, file and all.
+func TestClosedElsewhereDraftSurvivesReload(t *testing.T) {
+	e := newEnv(t, map[string]string{"k.txt": "keep\n"}, opts{})
+	a := e.agent("agent")
+	a.call("editor_open", map[string]any{"path": "k.txt"})
+	e.click("tab", "k.txt")
+	e.waitEditor("keep", "k.txt")
+	e.focusEditor()
+	e.typeText("typed ")
+	waitFor(t, "the draft", func() bool { return a.draftText("k.txt") == "typed keep\n" })
+	a.call("editor_buffers_close", map[string]any{"path": "k.txt"})
+	e.waitJS(`document.querySelector(".tabs [role=tab]")?.title.includes("closed elsewhere")`, "the tab marked as closed elsewhere")
+	if !a.detached()["k.txt"] {
+		t.Fatal("the record does not keep the closed buffer's draft")
+	}
+	e.focusEditor()
+	e.key(kb.End)
+	e.typeText("more")
+	waitFor(t, "the detached draft to follow the typing", func() bool { return a.draftText("k.txt") == "typed keepmore\n" })
+
+	e.reload()
+	e.node("tab", "k.txt")
+	if got := e.attr("tab", "k.txt", "title"); !strings.Contains(got, "closed elsewhere") {
+		t.Fatalf("the restored tab's title: %q", got)
+	}
+	e.click("tab", "k.txt")
+	e.waitEditor("typed keepmore", "the edits restored after a reload")
+	if got := e.text("alert", ""); !strings.Contains(got, "closed in another editor") || !strings.Contains(got, "kept") {
+		t.Fatalf("banner after the reload: %q", got)
+	}
+	if slices.Contains(a.bufferPaths(), "k.txt") {
+		t.Fatal("looking at the kept draft reopened the buffer the agent closed")
+	}
+	e.click("button", "Discard")
+	e.node("dialog", "Close k.txt?")
+	e.click("button", "Discard and close")
+	e.gone("tab", "k.txt")
+	waitFor(t, "the draft discarded", func() bool { return !a.detached()["k.txt"] && a.draftText("k.txt") == "" })
+	if got := e.read("k.txt"); got != "keep\n" {
+		t.Fatalf("discarding touched the file: %q", got)
+	}
+	ents, _ := os.ReadDir(filepath.Join(e.state, "drafts"))
+	if len(ents) != 0 {
+		t.Fatalf("%d draft files left after the discard", len(ents))
+	}
+}
+
+// An agent deletes a file the person has unsaved edits in: the edits stay
+// a draft; after a reload the tab says the file was deleted, and Save
+// creates it again with them (and the draft goes).
+func TestDeletedFileDraftSavesItBack(t *testing.T) {
+	e := newEnv(t, map[string]string{"d/gone.txt": "one\r\ntwo\r\n"}, opts{})
+	a := e.agent("agent")
+	a.call("editor_open", map[string]any{"path": "d/gone.txt"})
+	e.click("tab", "gone.txt")
+	e.waitEditor("two", "gone.txt")
+	e.focusEditor()
+	e.typeText("mine ")
+	waitFor(t, "the draft", func() bool { return a.dirty("d/gone.txt") })
+	a.call("editor_delete", map[string]any{"path": "d", "recursive": true})
+	e.waitJS(`document.querySelector(".tabs [role=tab]")?.title.includes("deleted on disk")`, "the tab marked as deleted")
+	e.reload()
+	e.click("tab", "gone.txt")
+	e.waitEditor("mine one", "the deleted file's draft after a reload")
+	if got := e.text("alert", ""); !strings.Contains(got, "deleted on disk") || !strings.Contains(got, "kept") {
+		t.Fatalf("banner: %q", got)
+	}
+	e.click("button", "Save")
+	e.waitFile("d/gone.txt", "mine one\r\ntwo\r\n")
+	waitFor(t, "the draft cleared by the save", func() bool { return !a.detached()["d/gone.txt"] && !a.dirty("d/gone.txt") })
+	e.gone("alert", "")
 }

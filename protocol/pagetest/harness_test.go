@@ -86,6 +86,7 @@ type env struct {
 	ctx    context.Context // the page's tab
 	cancel context.CancelFunc
 	logs   *syncBuf // the page's console and errors
+	host   string   // the name the page is opened at (opts.host), or ""
 }
 
 type syncBuf struct {
@@ -110,6 +111,10 @@ type opts struct {
 	config   string            // TOML for --config
 	noToken  bool              // open the page without the token
 	setup    func(root string) // runs before the server starts
+	// host: serve with --allow-remote and open the page at this name,
+	// which the browser resolves to the server's loopback address (as a
+	// machine's own name resolves to it on a LAN or through /etc/hosts).
+	host string
 }
 
 // newEnv writes files into a fresh workspace, serves it, and opens the page.
@@ -121,7 +126,7 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 	if name == "" {
 		name = "ws"
 	}
-	e := &env{t: t, root: filepath.Join(base, name), state: filepath.Join(base, "state"), token: "page-test-token", srvLog: &syncBuf{}, logs: &syncBuf{}}
+	e := &env{t: t, root: filepath.Join(base, name), state: filepath.Join(base, "state"), token: "page-test-token", srvLog: &syncBuf{}, logs: &syncBuf{}, host: o.host}
 	for p, c := range files {
 		e.write(p, c)
 	}
@@ -135,6 +140,10 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 	}
 	e.startServer()
 	e.openBrowser()
+	if e.host != "" {
+		_, port, _ := strings.Cut(e.addr, ":")
+		e.base = "http://" + e.host + ":" + port
+	}
 	if o.noToken {
 		e.navigate(e.base + "/")
 	} else {
@@ -158,7 +167,11 @@ func (e *env) startServer() {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	cmd := exec.Command(binary, append([]string{"serve", "--http", addr, "--token", e.token}, e.args()...)...)
+	serve := []string{"serve", "--http", addr, "--token", e.token}
+	if e.host != "" {
+		serve = append(serve, "--allow-remote")
+	}
+	cmd := exec.Command(binary, append(serve, e.args()...)...)
 	cmd.Env = append(os.Environ(), "HOME="+e.t.TempDir())
 	pipe, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
@@ -190,8 +203,11 @@ func (e *env) startServer() {
 		cmd.Wait()
 	}()
 	select {
-	case e.base = <-url:
-		e.addr = strings.TrimPrefix(e.base, "http://")
+	case u := <-url:
+		e.addr = strings.TrimPrefix(u, "http://")
+		if e.base == "" || e.host == "" {
+			e.base = u
+		}
 	case <-time.After(20 * time.Second):
 		e.t.Fatalf("editord serve --http printed no editor link:\n%s", e.srvLog)
 	}
@@ -203,8 +219,12 @@ func (e *env) stopServer() {
 	<-e.srvEnd
 }
 
-func browserFlags(userData string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
+func browserFlags(userData, host string) []chromedp.ExecAllocatorOption {
+	var rules []chromedp.ExecAllocatorOption
+	if host != "" {
+		rules = append(rules, chromedp.Flag("host-resolver-rules", "MAP "+host+" 127.0.0.1"))
+	}
+	return append(rules,
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -218,7 +238,7 @@ func browserFlags(userData string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.UserDataDir(userData),
 		chromedp.WindowSize(1280, 800),
-	}
+	)
 }
 
 func (e *env) openBrowser() {
@@ -238,7 +258,7 @@ func (e *env) openBrowser() {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(profile)...)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), browserFlags(profile, e.host)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	e.ctx = ctx
 	e.cancel = func() { cancel(); acancel() }
@@ -287,7 +307,7 @@ func (e *env) openBrowser() {
 func (e *env) secondPage() *env {
 	e.t.Helper()
 	p := &env{t: e.t, root: e.root, state: e.state, config: e.config, base: e.base, addr: e.addr, token: e.token,
-		server: e.server, srvLog: e.srvLog, logs: &syncBuf{}}
+		server: e.server, srvLog: e.srvLog, logs: &syncBuf{}, host: e.host}
 	p.openBrowser()
 	p.navigate(p.base + "/#token=" + p.token)
 	p.waitJS(`document.body.dataset.ready === "true"`, "the second page to load the workspace")

@@ -266,3 +266,43 @@ func TestHelpAndStatusBar(t *testing.T) {
 		t.Fatalf("shortcuts: %q", got)
 	}
 }
+
+// Replace across files with RE2's own syntax: the preview shows the same
+// matches as the search's hits (a JavaScript regexp reads [[:digit:]] as
+// another class and found nothing here), groups expand as RE2's ${1}, and
+// the files are written with exactly the preview's text; the replace opens
+// no tabs.
+func TestReplaceUsesTheSearchsRE2(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "v12 and v3\n", "b.txt": "x v7\r\n", "c.txt": "v: none\n"}, opts{})
+	a := e.agent("agent")
+	e.key("f", ctrlShift...)
+	e.node("searchbox", "Search")
+	e.click("checkbox", "Regex")
+	e.click("searchbox", "Search")
+	e.typeText(`v([[:digit:]]+)`)
+	e.waitJS(`document.querySelectorAll(".hit").length === 2`, "the RE2 pattern's 2 hit lines")
+	e.click("textbox", "Replace")
+	e.typeText("#${1}")
+	e.click("button", "Replace all…")
+	e.node("dialog", "Replace across files")
+	var patches string
+	e.js(`[...document.querySelectorAll("[role=dialog] pre.patch")].map(p => p.textContent).join("\n")`, &patches)
+	for _, want := range []string{"-v12 and v3", "+#12 and #3", "-x v7", "+x #7"} {
+		if !strings.Contains(patches, want) {
+			t.Fatalf("preview lacks %q:\n%s", want, patches)
+		}
+	}
+	if strings.Contains(patches, "c.txt") {
+		t.Fatalf("the preview changes a file without a hit:\n%s", patches)
+	}
+	e.click("button", "Replace in 2 files")
+	e.waitJS(`document.querySelector("#panel-search [role=status]").textContent.includes("Replaced in 2 files")`, "the replace reported")
+	for p, want := range map[string]string{"a.txt": "#12 and #3\n", "b.txt": "x #7\r\n", "c.txt": "v: none\n"} {
+		if got := e.read(p); got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+	if got := a.bufferPaths(); len(got) != 0 {
+		t.Fatalf("the replace opened tabs: %v", got)
+	}
+}

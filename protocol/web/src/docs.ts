@@ -9,7 +9,7 @@ import { makeState, languageSlot } from "./editorstate";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
-import { fromDisk, toDisk } from "./text";
+import { eolOf, fromDisk, toDisk } from "./text";
 import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
 
@@ -54,7 +54,19 @@ export function load(app: App, tab: Tab): Promise<void> {
 
 async function loadNow(app: App, tab: Tab): Promise<void> {
   const m = app.model;
-  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path });
+  // A tab the record does not list (closed elsewhere, of another root) is
+  // read without recording a buffer: looking must not reopen it.
+  const kept = tab.closedElsewhere || !!tab.otherRoot;
+  let r: OpenResult;
+  let gone = false;
+  try {
+    r = await app.link.call<OpenResult>("editor_open", kept ? { path: tab.path, tab: false } : { path: tab.path });
+  } catch (e) {
+    if (!(tab.closedElsewhere && e instanceof ToolError && e.code === "not_found")) throw e;
+    // The draft of a file deleted since: the edits over nothing.
+    gone = true;
+    r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf" };
+  }
   const split = fromDisk(r.content, r.eol);
   tab.bom = split.bom;
   tab.eol = r.eol;
@@ -65,19 +77,39 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: only its first ${r.content.length.toLocaleString("en")} characters are shown, read-only, and it is not shared as a tab.`
     : null;
   let doc = tab.disk.text;
-  if (!r.truncated && tab.record?.dirty) {
+  let separator = split.separator;
+  if (!r.truncated && (tab.record?.dirty || tab.closedElsewhere)) {
     const d = await app.link.call<DraftResult>("editor_buffers_draft", { path: tab.path, read: true }).catch(() => null);
     if (d?.content !== undefined && d.content !== null) {
-      doc = linesOf(fromDisk(d.content, r.eol).text, split.separator);
+      if (gone) {
+        const eol = eolOf(d.content);
+        separator = eol === "crlf" ? "\r\n" : "\n";
+        tab.eol = eol;
+        tab.disk = { text: linesOf("", separator), version: "" };
+      }
+      const draft = fromDisk(d.content, tab.eol);
+      tab.bom ||= draft.bom;
+      doc = linesOf(draft.text, separator);
       tab.over = d.draft_base ?? r.version;
       tab.heldDraft = true;
-      if (tab.over !== r.version) {
+      if (gone) {
+        // Nothing to guard against: the save creates the file again.
+        tab.over = "";
+        tab.remote = { kind: "deleted", by: "", cause: "deleted" };
+      } else if (doc.eq(tab.disk.text)) {
+        // The disk holds the draft's text by now (it was saved by other
+        // means): nothing left to keep or merge.
+        tab.over = r.version;
+        void clearDraft(app, tab, true);
+      } else if (tab.over !== r.version) {
         tab.remote = { kind: "restored", by: d.by ?? "an earlier session", cause: "draft" };
       }
+    } else if (gone) {
+      throw new ToolError("not_found", `${tab.path} is gone, and so is its draft.`, tab.path);
     }
   }
   const lang = await language(r.language);
-  tab.state = makeState(doc, split.separator, {
+  tab.state = makeState(doc, separator, {
     readOnly: r.truncated,
     language: lang,
     hooks: { save: () => void save(app, tab) },
@@ -140,6 +172,12 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   tab.remote = null;
   tab.closedElsewhere = false;
   m.say(`Saved ${tab.path}`);
+  if (tab.otherRoot) {
+    // Written where the edits were made; the tab of another root has
+    // done its work (the file, if in this root, is a buffer of it now).
+    if (!tab.dirty) dropTab(app, tab.path);
+    return "saved";
+  }
   m.changed("tabs", "banner");
   void refreshHunks(app, tab);
   if (!tab.dirty) await clearDraft(app, tab);
@@ -200,16 +238,24 @@ export async function changed(app: App, ev: ChangeEvent): Promise<boolean> {
     renameTab(app, ev.from, ev.path);
     return false;
   }
+  if (ev.kind === "deleted") {
+    // A folder's delete is one event: every tab beneath it is gone too.
+    for (const tab of m.tabs.values()) {
+      if (tab.path !== ev.path && !tab.path.startsWith(ev.path + "/")) continue;
+      if (tab.saving) {
+        tab.heldEvents.push(ev);
+        continue;
+      }
+      tab.remote = { kind: "deleted", by: ev.by ?? ev.cause, cause: ev.cause };
+      tab.over = "";
+    }
+    m.changed("banner", "tabs");
+    return false;
+  }
   const tab = m.tabs.get(ev.path);
   if (!tab || !tab.loaded || tab.readOnly) return false;
   if (tab.saving) {
     tab.heldEvents.push(ev);
-    return false;
-  }
-  if (ev.kind === "deleted") {
-    tab.remote = { kind: "deleted", by: ev.by ?? ev.cause, cause: ev.cause };
-    tab.over = "";
-    m.changed("banner", "tabs");
     return false;
   }
   // The echo of a save of ours, or a version the tab already holds.
@@ -282,10 +328,18 @@ export async function saveMerged(app: App, tab: Tab, merged: Text, against: stri
 
 /** Closes a tab for every surface; unsaved edits are confirmed first. */
 export async function closeTab(app: App, tab: Tab): Promise<void> {
-  if (tab.dirty && !(await app.dialogs.confirm(`Close ${tab.name}?`, `${tab.path} has unsaved edits. Closing discards them.`, "Discard and close"))) {
+  const why = tab.otherRoot
+    ? `${tab.path} has unsaved edits. Closing discards them here; the draft kept with ${tab.otherRoot} stays there, and comes back when it is the workspace root again.`
+    : `${tab.path} has unsaved edits. Closing discards them.`;
+  if (tab.dirty && !(await app.dialogs.confirm(`Close ${tab.name}?`, why, "Discard and close"))) {
     return;
   }
-  if (tab.heldDraft || tab.record?.dirty) await clearDraft(app, tab, true);
+  if (tab.otherRoot) {
+    // Its draft is another root's: out of this session's reach.
+    dropTab(app, tab.path);
+    return;
+  }
+  if (tab.heldDraft || tab.record?.dirty || tab.closedElsewhere) await clearDraft(app, tab, true);
   if (tab.record) {
     await app.link.call("editor_buffers_close", { path: tab.path });
   }

@@ -22,9 +22,11 @@ export function scheduleDraft(app: App, tab: Tab): void {
 export async function syncDraft(app: App, tab: Tab): Promise<void> {
   clearTimeout(timers.get(tab));
   timers.delete(tab);
-  if (!tab.state || tab.readOnly || !tab.record) return;
+  // A tab of the record, or one whose buffer was closed elsewhere (its
+  // draft is detached, still kept); not one of another root.
+  if (!tab.state || tab.readOnly || !(tab.record || tab.closedElsewhere)) return;
   if (!tab.dirty) {
-    if (tab.heldDraft || tab.record.dirty) await clearDraft(app, tab);
+    if (tab.heldDraft || tab.record?.dirty) await clearDraft(app, tab);
     return;
   }
   const doc = tab.state.doc;
@@ -38,6 +40,8 @@ export async function syncDraft(app: App, tab: Tab): Promise<void> {
     sent.set(tab, doc);
     tab.heldDraft = true;
   } catch (e) {
+    // root_changed: the link re-reads the workspace, and the tab then
+    // stays with the root it belongs to.
     app.model.say(`Unsaved edits of ${tab.path} could not be kept as a draft: ${(e as Error).message}`);
   }
 }

@@ -132,6 +132,9 @@ export class Link {
       if (res.isError) {
         const e = (sc?.error ?? {}) as { code?: string; message?: string; path?: string };
         const text = Array.isArray(res.content) && res.content[0]?.type === "text" ? String(res.content[0].text) : "refused";
+        // The root was switched by another caller: read the workspace again
+        // (which also lets this session's relative writes through again).
+        if (e.code === "root_changed") this.on.workspaceUpdated();
         throw new ToolError(e.code ?? "internal", e.message ?? text, e.path);
       }
       return sc as T;

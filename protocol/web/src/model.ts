@@ -53,8 +53,14 @@ export class Tab {
   /** Why the tab is read-only, when it is. */
   readOnly: string | null = null;
   remote: Remote | null = null;
-  /** Another surface closed the buffer while this tab held unsaved edits. */
+  /** Another surface closed the buffer (or deleted its file) while this
+   * tab held unsaved edits: the record keeps them as a detached draft. */
   closedElsewhere = false;
+  /** The workspace root this tab's file belongs to, when another surface
+   * switched the root away from it while the tab held unsaved edits. The
+   * tab's path is absolute then, so that a save writes where the edits
+   * were made. */
+  otherRoot: string | null = null;
   /** This page keeps a draft of the tab in the record. */
   heldDraft = false;
   /** A save is in flight; change events for the file wait for its answer. */

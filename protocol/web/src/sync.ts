@@ -6,11 +6,14 @@
 import type { App } from "./app";
 import { dropTab, load, refreshDisk, relanguage, replaceDoc } from "./docs";
 import { Tab, type BufferRec, type Entry } from "./model";
+import { refreshGitSoon } from "./git";
 
 interface WorkspaceView {
   root: string;
   buffers: BufferRec[];
   expanded: string[];
+  /** Drafts whose buffer was closed elsewhere, or whose file was deleted. */
+  detached?: BufferRec[];
 }
 
 interface TreeResult {
@@ -43,21 +46,30 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
   const m = app.model;
   const rootChanged = m.root !== v.root;
   if (rootChanged) {
-    m.root = v.root;
-    m.children.clear();
-    for (const [p, tab] of m.tabs) if (!tab.dirty) m.tabs.delete(p);
+    switchRoot(app, m.root, v.root);
+    refreshGitSoon(app);
   }
   const listed = new Set(v.buffers.map((b) => b.path));
-  // Tabs the record no longer lists: gone, unless they hold unsaved edits.
+  const detached = new Map((v.detached ?? []).map((b) => [b.path, b]));
+  // Tabs the record no longer lists: gone, unless they hold unsaved edits
+  // (the record keeps those as a detached draft).
   for (const [p, tab] of [...m.tabs]) {
-    if (listed.has(p) || !tab.record) continue;
-    if (tab.dirty) {
+    if (listed.has(p) || tab.otherRoot) continue;
+    if (tab.dirty || (detached.has(p) && !tab.loaded)) {
       tab.record = null;
       tab.closedElsewhere = true;
-      tab.heldDraft = false;
-    } else {
+    } else if (tab.record || tab.closedElsewhere) {
       dropTab(app, p);
     }
+  }
+  // Detached drafts this page has no tab for (it was reloaded since, or
+  // another window held them): a tab each, to save or discard.
+  for (const p of detached.keys()) {
+    if (m.tabs.has(p) || listed.has(p)) continue;
+    const tab = new Tab(p);
+    tab.closedElsewhere = true;
+    tab.language = detached.get(p)!.language;
+    m.tabs.set(p, tab);
   }
   const reloads: Tab[] = [];
   for (const b of v.buffers) {
@@ -70,6 +82,7 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
     if (tab.record && tab.record.language !== b.language) void relanguage(app, tab, b);
     tab.record = b;
     tab.closedElsewhere = false;
+    tab.otherRoot = null;
     // A version we have not seen, on a tab without edits (an event missed
     // while disconnected): read it again.
     if (tab.loaded && !tab.saving && tab.disk && b.version !== tab.disk.version && !tab.dirty) reloads.push(tab);
@@ -78,7 +91,8 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
   // the shared tab they followed.
   const order: string[] = [];
   for (const p of m.order) if (!listed.has(p) && m.tabs.has(p) && !m.tabs.get(p)!.record) order.push(p);
-  m.order = [...v.buffers.map((b) => b.path), ...order.filter((p) => !listed.has(p))];
+  for (const p of m.tabs.keys()) if (!listed.has(p) && !order.includes(p)) order.push(p);
+  m.order = [...v.buffers.map((b) => b.path), ...order];
   if (m.active === null || !m.tabs.has(m.active)) m.active = m.order[0] ?? null;
   const act = m.activeTab;
   if (act && !act.loaded) void load(app, act).catch((e) => m.say(String(e.message ?? e)));
@@ -120,4 +134,42 @@ export function relistParent(app: App, path: string): void {
   const i = path.lastIndexOf("/");
   const parent = i < 0 ? "" : path.slice(0, i);
   if (app.model.children.has(parent)) void list(app, parent);
+}
+
+/** Another surface made another folder the workspace root. The old root's
+ * tabs go, except those with unsaved edits: they stay, under their
+ * absolute paths (a save writes where the edits were made; their drafts
+ * stay in the old root's record), until saved or discarded. Tabs kept so
+ * from the new root, when it is one they came from, come back as its
+ * own. */
+function switchRoot(app: App, from: string, to: string): void {
+  const m = app.model;
+  m.root = to;
+  m.children.clear();
+  const rekey = (tab: Tab, path: string) => {
+    const was = tab.path;
+    m.tabs.delete(was);
+    tab.path = path;
+    m.tabs.set(path, tab);
+    m.order = m.order.map((p) => (p === was ? path : p));
+    if (m.active === was) m.active = path;
+  };
+  for (const tab of [...m.tabs.values()]) {
+    if (tab.otherRoot === to) {
+      rekey(tab, tab.path.slice(to.length + 1));
+      tab.otherRoot = null;
+    } else if (tab.otherRoot) {
+      continue;
+    } else if (from && tab.dirty) {
+      if (!tab.path.startsWith("/")) rekey(tab, `${from}/${tab.path}`);
+      tab.otherRoot = from;
+      tab.record = null;
+      tab.closedElsewhere = false;
+      tab.remote = null;
+    } else {
+      m.tabs.delete(tab.path);
+    }
+  }
+  m.order = m.order.filter((p) => m.tabs.has(p));
+  if (m.active !== null && !m.tabs.has(m.active)) m.active = null;
 }

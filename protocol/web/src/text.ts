@@ -21,6 +21,14 @@ export function fromDisk(content: string, eol: EOL): Split {
   return { bom, text: bom ? content.slice(1) : content, separator: eol === "crlf" ? "\r\n" : "\n" };
 }
 
+/** The line endings of a text (a draft whose file is gone). */
+export function eolOf(text: string): EOL {
+  const crlf = text.split("\r\n").length - 1;
+  const lf = text.split("\n").length - 1;
+  if (lf === 0) return "none";
+  return crlf === lf ? "crlf" : crlf === 0 ? "lf" : "mixed";
+}
+
 /** The file's content for an editor text. */
 export function toDisk(text: string, bom: boolean): string {
   return bom ? BOM + text : text;

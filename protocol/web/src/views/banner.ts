@@ -18,25 +18,37 @@ export function bannerView(parent: HTMLElement, app: App): void {
     const tab = m.activeTab;
     // Re-render only when what it says changes: a screen reader announces
     // an alert each time it is inserted.
-    const key = tab ? JSON.stringify([tab.path, tab.remote, tab.closedElsewhere, tab.dirtyElsewhere, tab.readOnly]) : "";
+    const key = tab ? JSON.stringify([tab.path, tab.remote, tab.closedElsewhere, tab.otherRoot, m.root, tab.dirtyElsewhere, tab.readOnly, tab.loaded, tab.dirty]) : "";
     if (key === shown) return;
     shown = key;
     clear(box);
     if (!tab) return;
     const r = tab.remote;
-    if (tab.closedElsewhere) {
+    if (tab.otherRoot) {
       box.append(
         h("div", { role: "alert", class: "banner warn" },
-          h("span", {}, `${tab.name} was closed in another editor. Your unsaved edits are kept here: save to open it again, or discard them.`),
+          h("span", {}, `${tab.name} is in ${tab.otherRoot}, which another editor replaced as the workspace root with ${m.root}. Your unsaved edits are kept here: save to write them to ${tab.path}, or discard them.`),
           btn("Save", () => save(app, tab)),
           btn("Discard", () => closeTab(app, tab)),
         ),
       );
     } else if (r && r.kind === "deleted") {
+      const by = r.by ? ` by ${r.by}` : "";
       box.append(
         h("div", { role: "alert", class: "banner warn" },
-          h("span", {}, `${tab.name} was deleted on disk by ${r.by}. Saving creates it again.`),
-          btn("Close tab", () => closeTab(app, tab)),
+          h("span", {}, tab.dirty || tab.closedElsewhere
+            ? `${tab.name} was deleted on disk${by}. Your unsaved edits are kept (a draft): save to create it again, or discard them.`
+            : `${tab.name} was deleted on disk${by}. Saving creates it again.`),
+          tab.dirty || tab.closedElsewhere ? btn("Save", () => save(app, tab)) : null,
+          btn(tab.dirty || tab.closedElsewhere ? "Discard" : "Close tab", () => closeTab(app, tab)),
+        ),
+      );
+    } else if (tab.closedElsewhere) {
+      box.append(
+        h("div", { role: "alert", class: "banner warn" },
+          h("span", {}, `${tab.name} was closed in another editor. Your unsaved edits are kept (a draft): save to open it again, or discard them.`),
+          btn("Save", () => save(app, tab)),
+          btn("Discard", () => closeTab(app, tab)),
         ),
       );
     } else if (r) {

@@ -1,11 +1,12 @@
 // The Search panel (Ctrl/Cmd-Shift-F): editor_search with its options,
 // results grouped by file with the matches marked; a click opens the file
-// at the line. Replace across files shows every change as a diff first,
-// then writes each file with editor_save guarded by the version read for
-// the preview: a file changed since is reported, never overwritten.
+// at the line. Replace across files is editor_replace: a dry run shows every
+// change as a diff (computed by the server with the search's own RE2
+// matches), then the write of each file is guarded by the version its
+// preview was made on: a file changed since is reported, never overwritten.
 
 import { EditorSelection } from "@codemirror/state";
-import type { App, OpenResult, SaveResult } from "../app";
+import type { App } from "../app";
 import { clear, h } from "../dom";
 import { load, openFile } from "../docs";
 import { byteToIndex, marked } from "./palette";
@@ -15,6 +16,11 @@ interface Hit {
   column: number;
   text: string;
   ranges: [number, number][];
+}
+
+interface ReplaceResult {
+  files: { path: string; version: string; replaced: number; patch: string; written: boolean; conflict: boolean; skipped?: string }[];
+  written: number;
 }
 
 interface SearchResult {
@@ -112,56 +118,54 @@ export function searchPanel(parent: HTMLElement, app: App): void {
     app.editor.focus();
   }
 
-  /** The new text of a file with every match replaced, as editor_search
-   * would match it (RE2 and JavaScript agree on ordinary patterns). */
-  function replaced(text: string): string {
-    const a = args();
-    let src = a.literal ? a.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : a.pattern;
-    if (a.whole_word) src = `\\b(?:${src})\\b`;
-    const re = new RegExp(src, `g${a.ignore_case ? "i" : ""}m`);
-    return a.literal ? text.replace(re, () => replace.value) : text.replace(re, replace.value);
-  }
-
   async function previewReplace(): Promise<void> {
     if (!last || !last.files.length) {
       m.say("Search first: replace works on the files the search found.");
       return;
     }
-    const plans: { path: string; version: string; after: string; patch: string }[] = [];
-    for (const f of last.files) {
-      const r = await app.link.call<OpenResult>("editor_open", { path: f.path, tab: false });
-      if (r.truncated) continue;
-      const after = replaced(r.content);
-      if (after === r.content) continue;
-      const d = await app.link.call<{ patch: string }>("editor_diff", { before: r.content, after, path: f.path });
-      plans.push({ path: f.path, version: r.version, after, patch: d.patch });
+    // Every file with a match (the hits shown may stop at max_matches),
+    // then the server's own replacement of each: the same RE2 matches as
+    // the hits, never a JavaScript regexp's idea of them.
+    const a = args();
+    const found = await app.link.call<SearchResult>("editor_search", { ...a, output: "files", max_matches: 20000 });
+    if (found.truncated || found.files.length > 2000) {
+      m.say("Too many files to replace in at once: narrow the search with include or exclude.");
+      return;
     }
+    const { include_glob: _i, exclude_glob: _e, ...match } = a;
+    const dry = await app.link.call<ReplaceResult>("editor_replace", { ...match, with: replace.value, paths: found.files.map((f) => f.path) });
+    const plans = dry.files.filter((f) => f.replaced > 0);
     if (!plans.length) {
       m.say("Nothing to replace.");
       return;
     }
+    const unsaved = plans.filter((p) => m.tabs.get(p.path)?.dirty).map((p) => p.path);
+    const count = plans.reduce((n, p) => n + p.replaced, 0);
     const apply = h("button", { type: "button", class: "primary", onclick: () => void applyAll() }, `Replace in ${plans.length} ${plans.length === 1 ? "file" : "files"}`);
     const cancel = h("button", { type: "button", onclick: () => close() }, "Cancel");
+    const notes: Node[] = unsaved.length ? [h("p", { class: "note" }, `You have unsaved edits in ${unsaved.join(", ")}: the replace changes the file on disk, and the tab then offers a merge.`)] : [];
     const close = app.dialogs.open("Replace across files", [
-      h("p", {}, "Each file is written only if it is still the version shown here."),
-      h("div", { class: "patches" }, ...plans.map((p) => h("section", { "aria-label": p.path }, h("h3", {}, p.path), h("pre", { class: "patch" }, p.patch)))),
+      h("p", {}, `${count} ${count === 1 ? "match" : "matches"} in ${plans.length} ${plans.length === 1 ? "file" : "files"}. Each file is written only if it is still the version shown here.`),
+      ...notes,
+      h("div", { class: "patches" }, ...plans.map((p) => h("section", { "aria-label": p.path }, h("h3", {}, p.path, h("span", { class: "count" }, ` ${p.replaced}`)),
+        h("pre", { class: "patch" }, p.patch || "(the change is too large to show)")))),
     ], [apply, cancel], { wide: true });
 
     async function applyAll(): Promise<void> {
       close();
-      const refused: string[] = [];
-      let written = 0;
-      for (const p of plans) {
-        try {
-          const r = await app.link.call<SaveResult>("editor_save", { path: p.path, content: p.after, expected_version: p.version });
-          if (r.conflict) refused.push(p.path);
-          else written++;
-        } catch {
-          refused.push(p.path);
-        }
+      const write: Record<string, string> = {};
+      for (const p of plans) write[p.path] = p.version;
+      let said: string;
+      try {
+        const r = await app.link.call<ReplaceResult>("editor_replace", { ...match, with: replace.value, write });
+        const changed = r.files.filter((f) => f.conflict).map((f) => f.path);
+        const skipped = r.files.filter((f) => f.skipped).map((f) => `${f.path} (${f.skipped})`);
+        said = `Replaced in ${r.written} ${r.written === 1 ? "file" : "files"}.` +
+          (changed.length ? ` Not written, changed since the search: ${changed.join(", ")}.` : "") +
+          (skipped.length ? ` Not written: ${skipped.join(", ")}.` : "");
+      } catch (e) {
+        said = `Nothing replaced: ${(e as Error).message}`;
       }
-      const said = `Replaced in ${written} ${written === 1 ? "file" : "files"}.` +
-        (refused.length ? ` Not written, changed since the search: ${refused.join(", ")}.` : "");
       await run();
       summary.textContent = said;
     }

@@ -8,6 +8,8 @@ import type { Tab } from "../model";
 import { recentlyByAgents } from "../activity";
 
 function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; why: string } {
+  if (tab.otherRoot) return { cls: "detached", mark: "●", why: `in ${tab.otherRoot}, no longer the workspace root; unsaved edits kept here` };
+  if (tab.remote?.kind === "deleted" && (tab.dirty || tab.closedElsewhere)) return { cls: "detached", mark: "●", why: "deleted on disk; unsaved edits kept here" };
   if (tab.closedElsewhere) return { cls: "detached", mark: "●", why: "closed elsewhere; unsaved edits kept here" };
   if (tab.remote) return { cls: "dirty remote", mark: "●", why: "changed on disk while you edit" };
   if (tab.dirty) return { cls: "dirty", mark: "●", why: "unsaved edits" };
@@ -29,7 +31,8 @@ export function tabsView(parent: HTMLElement, app: App): void {
     const recent = recentlyByAgents(app);
     const key = JSON.stringify([m.active, m.order.map((p) => {
       const tab = m.tabs.get(p);
-      return tab ? [p, stateOf(tab, recent).cls] : p;
+      const st = tab && stateOf(tab, recent);
+      return st ? [p, st.cls, st.why] : p;
     })]);
     if (key === shown) return;
     shown = key;

@@ -1,0 +1,227 @@
+package editor
+
+// editor::replace is editor::search's replace across files: the matches it
+// changes are the search's own (search.Matcher.Replace: the same RE2
+// pattern, the same lines and ranges), computed by the server so that a
+// preview and what is written never differ from the hits. It runs in two
+// calls, as a person's editor does: a dry run over the files the search
+// found, giving each file's version and patch, then the write of the files
+// the caller confirmed, each guarded by the version its preview was made
+// on (a file changed since is a conflict and is left alone). Writes take
+// editor::save's path (the file's lock, the re-check before the rename,
+// the change event) but open no buffer: a replace across 50 files does not
+// add 50 tabs.
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+
+	"github.com/editord/editord/search"
+	"github.com/editord/editord/shell"
+)
+
+type ReplaceRequest struct {
+	Pattern    string            `json:"pattern" desc:"As in editor::search."`
+	Literal    bool              `json:"literal,omitempty" default:"false" desc:"As in editor::search."`
+	IgnoreCase bool              `json:"ignore_case,omitempty" default:"false" desc:"As in editor::search."`
+	WholeWord  bool              `json:"whole_word,omitempty" default:"false" desc:"As in editor::search."`
+	With       string            `json:"with" desc:"Replacement; $1, ${name} insert groups unless literal."`
+	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run)."`
+	Write      map[string]string `json:"write,omitempty" desc:"Files to write: path to version from the dry run."`
+}
+
+type ReplaceResponse struct {
+	Files   []ReplaceFile `json:"files" desc:"One per path asked, in path order."`
+	Written int           `json:"written" desc:"Files written (0 on a dry run)."`
+	Root    string        `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+}
+
+// ReplaceFile is one file's replacement.
+type ReplaceFile struct {
+	Path     string `json:"path" desc:"The file, root-relative."`
+	Version  string `json:"version" desc:"The version the replacement was computed on; after a write, the new version. Pass it back in write."`
+	Replaced int    `json:"replaced" desc:"Matches replaced (or to replace, on a dry run)."`
+	Patch    string `json:"patch" desc:"Unified diff of the change; empty when nothing changes or it is over max_diff_bytes."`
+	Written  bool   `json:"written" desc:"True when the new text is on disk."`
+	Conflict bool   `json:"conflict" desc:"True when the file is no longer at the version given in write: nothing was written."`
+	Skipped  string `json:"skipped,omitempty" desc:"Why the file was left alone: not_found, binary, too_large, a refusal's code."`
+}
+
+// replaceMaxFiles bounds the files of one call.
+const replaceMaxFiles = 2000
+
+func init() {
+	define("editor::replace",
+		"Replace editor::search's matches (RE2) in files: first a dry run with paths, giving each file's version and patch; "+
+			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs.",
+		destructive, (*Service).Replace)
+}
+
+func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceResponse, error) {
+	if (len(req.Paths) == 0) == (len(req.Write) == 0) {
+		return nil, invalid("pass paths (a dry run) or write (path to version from the dry run), one of them")
+	}
+	if n := len(req.Paths) + len(req.Write); n > replaceMaxFiles {
+		return nil, invalid("%d files in one call; the limit is %d", n, replaceMaxFiles)
+	}
+	m, err := search.Compile(req.Pattern, search.MatchOptions{Literal: req.Literal, IgnoreCase: req.IgnoreCase, WholeWord: req.WholeWord})
+	if err != nil {
+		return nil, err
+	}
+	paths := slices.Clone(req.Paths)
+	for p := range req.Write {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	write := len(req.Write) > 0
+	var root string
+	if write {
+		relative := slices.ContainsFunc(paths, func(p string) bool { return !filepath.IsAbs(p) })
+		root, err = s.writeRoot(ctx, relative)
+	} else {
+		root, err = s.root()
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &ReplaceResponse{Files: make([]ReplaceFile, 0, len(paths)), Root: root}
+	// The writes open no buffer (remember refreshes open ones only), and
+	// their events name editor::replace: the holder of a draft keeps it.
+	wctx := withCause(refreshOnly(ctx), "editor::replace")
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, err := locateRequired(root, p, "path")
+		if err == nil {
+			err = fileOnly(l)
+		}
+		if err != nil {
+			return nil, err
+		}
+		f := ReplaceFile{Path: l.stored}
+		if write {
+			err = s.replaceWrite(wctx, root, l, m, req, &f)
+		} else {
+			err = s.replacePreview(l, m, req, &f)
+		}
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal {
+			f.Skipped, err = string(code), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if f.Written {
+			out.Written++
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out, nil
+}
+
+// replaced is the file's new content, read from disk as cur.
+func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceRequest) ([]byte, int, error) {
+	if !cur.exists {
+		return nil, 0, shell.Errorf(shell.CodeNotFound, l.stored, "%s does not exist", display(l.stored))
+	}
+	if !isText(cur.data) {
+		return nil, 0, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary", display(l.stored))
+	}
+	if max := s.cfg.Limits.MaxFileBytes; int64(len(cur.data)) > max {
+		return nil, 0, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_file_bytes", display(l.stored))
+	}
+	next, n, err := m.Replace(cur.data, []byte(req.With), !req.Literal)
+	if err == nil && !isText(next) {
+		err = shell.Errorf(shell.CodeBinary, l.stored, "the replacement would put a NUL byte into %s", display(l.stored))
+	}
+	return next, n, err
+}
+
+func (s *Service) replacePreview(l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
+	if err := s.visible(l); err != nil {
+		return err
+	}
+	cur, err := s.readDisk(l)
+	if err != nil {
+		return err
+	}
+	next, n, err := s.replaced(l, cur, m, req)
+	if err != nil {
+		return err
+	}
+	f.Version, f.Replaced = cur.version, n
+	if n > 0 {
+		if d := s.changeDiff(l, "modified", cur.data, next); !d.Truncated {
+			f.Patch = d.Patch
+		}
+	}
+	return nil
+}
+
+func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
+	want, ok := req.Write[l.stored]
+	if !ok {
+		// Asked by another spelling of the path (absolute, "./a"): find it.
+		for p, v := range req.Write {
+			if pl, err := locate(root, p, "write"); err == nil && pl.stored == l.stored {
+				want = v
+			}
+		}
+	}
+	if err := s.visible(l); err != nil {
+		return err
+	}
+	lk, err := s.lockFile(ctx, l)
+	if err != nil {
+		return err
+	}
+	sv := &saving{lk: lk}
+	defer sv.done()
+	cur, err := s.readDisk(l)
+	if err != nil {
+		return err
+	}
+	f.Version = cur.version
+	if cur.exists && cur.version != want {
+		f.Conflict = true
+		return nil
+	}
+	next, n, err := s.replaced(l, cur, m, req)
+	if err != nil {
+		return err
+	}
+	f.Replaced = n
+	if n == 0 {
+		return nil
+	}
+	d := s.changeDiff(l, "modified", cur.data, next)
+	if !d.Truncated {
+		f.Patch = d.Patch
+	}
+	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
+	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
+	if errors.Is(err, errSlippedIn) {
+		// Another program wrote it between our read and our rename.
+		f.Conflict, f.Patch = true, ""
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	f.Written, f.Version = true, w.Version
+	return nil
+}
+
+type refreshOnlyKey struct{}
+
+// refreshOnly marks writes that refresh the buffer of a file already open
+// but open none (remember).
+func refreshOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, refreshOnlyKey{}, true)
+}
+
+// opensBuffers reports whether a write in ctx may record a new buffer.
+func opensBuffers(ctx context.Context) bool { return ctx.Value(refreshOnlyKey{}) == nil }
