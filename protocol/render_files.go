@@ -376,8 +376,15 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 	if v.Focus != nil {
 		r.line(focusLine(v.Focus))
 	}
+	if len(v.Detached) > 0 {
+		var ps []string
+		for _, b := range v.Detached {
+			ps = append(ps, b.Path)
+		}
+		r.line("unsaved drafts of files no longer open: " + strings.Join(ps, ", "))
+	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more", "detached")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}
