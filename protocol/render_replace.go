@@ -28,6 +28,8 @@ func renderReplace(r *rend, o *editor.ReplaceResponse) bool {
 		}
 	}
 	switch {
+	case dry && n == 0:
+		r.linef("dry run: nothing to replace in %s", plural(len(o.Files), "file", "files"))
 	case dry:
 		r.linef("dry run: %s in %s; nothing written. To write, call %s with write: {path: version} for the files to change", plural(n, "replacement", "replacements"), plural(len(o.Files), "file", "files"), r.name("editor::replace"))
 	default:
