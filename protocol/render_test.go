@@ -430,3 +430,14 @@ func TestRenderReplace(t *testing.T) {
 		t.Fatalf("%d bytes, tail %q", len(got), got[len(got)-200:])
 	}
 }
+
+// TestErrorMessagesAreCapped: a message quoting a huge argument (a 100 KB
+// revision or cursor) is cut, in the text and the structured content.
+func TestErrorMessagesAreCapped(t *testing.T) {
+	res := ErrorResult(shell.Errorf(shell.CodeInvalidArgument, "", "unknown revision %q; pass HEAD", strings.Repeat("x", 100_000)))
+	txt := res.Content[0].(mcp.TextContent).Text
+	raw, _ := json.Marshal(res.StructuredContent)
+	if len(txt) > 5000 || len(raw) > 5200 || !strings.HasSuffix(txt, "more bytes of this message not shown)") {
+		t.Fatalf("text %d bytes, structured %d: %q", len(txt), len(raw), txt[len(txt)-80:])
+	}
+}
