@@ -113,11 +113,8 @@ func (s *Service) gitPath(root string, r *gitops.Repo, p, field string) (loc, st
 	if err := s.checkSlash(l); err != nil {
 		return loc{}, "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return loc{}, "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return loc{}, "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; git functions leave it alone", display(l.stored))
+	if err := s.visible(l, "git functions leave it alone"); err != nil {
+		return loc{}, "", err
 	}
 	rel, err := r.Rel(l.abs)
 	if err != nil {
@@ -135,6 +132,16 @@ func fromRepo(root string, r *gitops.Repo, rel string) string {
 	out := stored(root, r.Abs(strings.TrimSuffix(rel, "/")))
 	if dir {
 		out += "/"
+	}
+	return out
+}
+
+// fromRepoAll maps repository paths to the stored form; never nil, so an
+// empty list is [] on the wire.
+func fromRepoAll(root string, r *gitops.Repo, rels []string) []string {
+	out := make([]string, 0, len(rels))
+	for _, rel := range rels {
+		out = append(out, fromRepo(root, r, rel))
 	}
 	return out
 }

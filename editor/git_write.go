@@ -128,11 +128,8 @@ func (s *Service) gitSelection(root string, r *gitops.Repo, p string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; it is never committed", display(l.stored))
+	if err := s.visible(l, "it is never committed"); err != nil {
+		return "", err
 	}
 	return r.Rel(l.abs)
 }
@@ -220,7 +217,7 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		if err != nil {
 			return throughLinkOut(root, err)
 		}
-		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: fromRepoAll(root, r, res.Conflicts), Patch: res.Patch, Files: res.Files}
 		if req.Action == "show" && len(sels) > 0 {
 			out.Patch, out.Files = patchUnder(res.Patch, res.Files, sels)
 		}
@@ -232,9 +229,6 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 			if untracked {
 				out.Files[i] += " (untracked)"
 			}
-		}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
 		}
 		for _, e := range res.Entries {
 			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})
@@ -427,10 +421,7 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 		if err != nil {
 			return throughLinkOut(root, err)
 		}
-		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
-		}
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: fromRepoAll(root, r, res.Conflicts)}
 		return nil
 	})
 	if err == nil {

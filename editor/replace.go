@@ -96,7 +96,7 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 			return nil, err
 		}
 		if !s.jail.Contains(l.abs) {
-			return nil, s.visible(l)
+			return nil, s.visible(l, "")
 		}
 	}
 	out := &ReplaceResponse{Files: make([]ReplaceFile, 0, len(paths)), Root: root}
@@ -120,7 +120,10 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		} else {
 			err = s.replacePreview(l, m, req, &f)
 		}
-		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal {
+		// A file the jail refuses is refused for the whole call, as every
+		// function refuses it: a result row would name a path outside the
+		// jail. Other refusals (binary, denied, gone) skip just that file.
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {
@@ -153,7 +156,7 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 }
 
 func (s *Service) replacePreview(l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return err
 	}
 	cur, err := s.readDisk(l)
@@ -183,7 +186,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 			}
 		}
 	}
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return err
 	}
 	lk, err := s.lockFile(ctx, l)

@@ -74,6 +74,17 @@ func startRawEnv(t testing.TB, env []string, initialize bool, args ...string) *r
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), env...)
+	s := spawnRaw(t, cmd)
+	if initialize {
+		s.handshake(mcp.LATEST_PROTOCOL_VERSION, "editord-stress")
+	}
+	return s
+}
+
+// spawnRaw starts cmd with its stdio piped to a rawServer, killed when the
+// test ends.
+func spawnRaw(t testing.TB, cmd *exec.Cmd) *rawServer {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -101,15 +112,17 @@ func startRawEnv(t testing.TB, env []string, initialize bool, args ...string) *r
 		}
 	}()
 	t.Cleanup(s.kill)
-	if initialize {
-		s.request("initialize", map[string]any{
-			"protocolVersion": mcp.LATEST_PROTOCOL_VERSION,
-			"capabilities":    map[string]any{},
-			"clientInfo":      map[string]any{"name": "editord-stress", "version": "1"},
-		}, 20*time.Second)
-		s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-	}
 	return s
+}
+
+// handshake is the MCP initialize exchange, as client at version.
+func (s *rawServer) handshake(version, client string) {
+	s.request("initialize", map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": client, "version": "1"},
+	}, 20*time.Second)
+	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 }
 
 func (s *rawServer) kill() {
