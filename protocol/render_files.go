@@ -377,14 +377,13 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 		r.line(focusLine(v.Focus))
 	}
 	if len(v.Detached) > 0 {
-		var ps []string
+		r.linef("%s (closed or deleted elsewhere; open the file to see it):", plural(len(v.Detached), "unsaved draft of a file not open", "unsaved drafts of files not open"))
 		for _, b := range v.Detached {
-			ps = append(ps, b.Path)
+			r.line("  " + b.Path)
 		}
-		r.line("unsaved drafts of files no longer open: " + strings.Join(ps, ", "))
 	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more", "detached")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}

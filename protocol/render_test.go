@@ -314,6 +314,10 @@ func TestRenderTabsPaged(t *testing.T) {
 	if got := RenderText("editor::workspace::get", view, ToolName); got != "root: /w\n1 open buffer:\n  f000.go  v\n" {
 		t.Errorf("workspace::get, one buffer:\n%q", got)
 	}
+	view.Detached = []workspace.Buffer{{Path: "gone.go", Version: "v", Dirty: true}}
+	if got := RenderText("editor::workspace::get", view, ToolName); !strings.HasSuffix(got, "1 unsaved draft of a file not open (closed or deleted elsewhere; open the file to see it):\n  gone.go\n") {
+		t.Errorf("workspace::get, a detached draft:\n%q", got)
+	}
 }
 
 // TestRenderCutsCount: a tree or a files/count search cut at the budget
