@@ -30,7 +30,7 @@ type GitCommitResponse struct {
 type GitUndoCommitRequest struct{}
 
 type GitUndoCommitResponse struct {
-	UndoneSHA string `json:"undone_sha" desc:"The SHA of the commit that was undone (still reachable through git reflog)."`
+	UndoneSHA string `json:"undone_sha" desc:"The SHA of the commit that was undone (HEAD@{1} until HEAD moves again)."`
 	Message   string `json:"message" desc:"The undone commit's message, to reuse when committing again."`
 }
 

@@ -72,7 +72,7 @@ func (r *Repo) refuseTree(ue *UnsafePathError, what string) error {
 		what = " in " + what
 	}
 	return &shell.Error{Code: shell.CodeDenied, Path: r.Abs(""), Err: ue,
-		Message: fmt.Sprintf("refused: %s%s: %s. Git refuses to check out such an entry too (it could write into .git, where hooks and config run programs); nothing was written. Inspect it with git ls-tree, and do not check it out", ue.Path, what, ue.Why)}
+		Message: fmt.Sprintf("refused: %s%s: %s. Git refuses to check out such an entry too (it could write into .git, where hooks and config run programs); nothing was written. Its other files can still be read one by one with editor::git::show", ue.Path, what, ue.Why)}
 }
 
 // applyWorktree verifies changes as a whole (see the top of this file),

@@ -279,7 +279,7 @@ func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
 		data, mode = []byte(t), modeSymlink
 	case fi.Mode().IsRegular():
 		if fi.Size() > maxStageBytes {
-			return shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes; editord stages files up to %d bytes, use git for larger ones", path, fi.Size(), maxStageBytes)
+			return shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes, over the %d bytes editord stages; nothing was committed. To commit the other changes, pass paths that leave it out", path, fi.Size(), maxStageBytes)
 		}
 		f, err := r.wfs.Open(path)
 		if err != nil {

@@ -362,7 +362,7 @@ func (r *Repo) upstreamRev(name, rev string) (plumbing.Hash, bool, error) {
 	}
 	short, ref, ok := r.upstreamOf(branch)
 	if !ok {
-		return plumbing.ZeroHash, false, badRev(rev, "the branch has no upstream (set one with editor::git::branch or git branch --set-upstream-to)")
+		return plumbing.ZeroHash, false, badRev(rev, "the branch has no upstream; name the remote-tracking branch itself (origin/main)")
 	}
 	up, err := r.ref(ref)
 	if err != nil || up.IsZero() {
