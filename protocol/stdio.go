@@ -12,8 +12,9 @@ package protocol
 // catalog function runs (the same toolResult as mcp-go's handler), and the
 // response is written with its text escaped once. Every other line
 // (initialize, lists, resources, pings, notifications, responses to our
-// requests, and any tools/call that is not plain: bad JSON, an unknown
-// tool, _meta) goes to mcp-go's own stdio server unchanged, through a
+// requests, and any tools/call that is not plain: bad JSON, _meta) goes
+// to mcp-go's own stdio server unchanged (a call naming no tool is
+// answered here, unknowntool.go), through a
 // pipe, so the protocol stays mcp-go's; both write whole lines through
 // one lock. notifications/cancelled reaches the fast path's calls too, and
 // when the input ends every call in flight is cancelled, as mcp-go does.
@@ -54,7 +55,9 @@ func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWr
 		var line []byte
 		line, err = lines.ReadLine()
 		if len(line) > 0 && !f.serve(line) {
-			if _, werr := pw.Write(line); werr != nil {
+			if reply := s.unknownTool(line); reply != nil {
+				out.Write(reply) // unknowntool.go
+			} else if _, werr := pw.Write(line); werr != nil {
 				err = werr
 				break
 			}
