@@ -49,6 +49,13 @@ type ReplaceFile struct {
 	Skipped  string `json:"skipped,omitempty" desc:"Why the file was left alone: not_found, binary, too_large, a refusal's code."`
 }
 
+// skippable are the refusals that leave one file alone and let the call
+// go on with the others.
+var skippable = map[shell.Code]bool{
+	shell.CodeNotFound: true, shell.CodeBinary: true, shell.CodeTooLarge: true,
+	shell.CodeIsADirectory: true, shell.CodeTimeout: true, shell.CodeNoSpace: true,
+}
+
 // replaceMaxFiles bounds the files of one call.
 const replaceMaxFiles = 2000
 
@@ -99,6 +106,9 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		if err == nil {
 			err = fileOnly(l)
 		}
+		if err == nil {
+			err = s.visible(l) // outside the jail or denied: the call is refused
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +118,7 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		} else {
 			err = s.replacePreview(l, m, req, &f)
 		}
-		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal {
+		if code := shell.CodeOf(err); err != nil && skippable[code] {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {
@@ -141,9 +151,6 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 }
 
 func (s *Service) replacePreview(l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
-	if err := s.visible(l); err != nil {
-		return err
-	}
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return err
@@ -170,9 +177,6 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 				want = v
 			}
 		}
-	}
-	if err := s.visible(l); err != nil {
-		return err
 	}
 	unlock, err := s.lockFile(ctx, l)
 	if err != nil {
