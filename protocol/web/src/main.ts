@@ -4,7 +4,7 @@
 import "./jitless";
 import type { App } from "./app";
 import { h } from "./dom";
-import { changed, load, save } from "./docs";
+import { activate, changed, load, save } from "./docs";
 import { flushDrafts, scheduleDraft } from "./drafts";
 import { scheduleFocus } from "./focus";
 import { Link } from "./mcp";
@@ -120,6 +120,23 @@ function start(): void {
   model.on("tabs", () => {
     document.title = `${model.activeTab ? model.activeTab.name + " — " : ""}${model.root.split("/").pop() || "editord"}`;
   });
+  // Next and previous tab, before the editor sees the keys: VS Code's
+  // Ctrl+PageDown/PageUp where they reach the page (an app window), and
+  // Alt+PageDown/PageUp, which a browser's tab strip does not take.
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "PageDown" && ev.key !== "PageUp") return;
+    if (ev.shiftKey || (ev.ctrlKey || ev.metaKey) === ev.altKey) return;
+    if ((ev.target as HTMLElement).closest?.("[role=dialog]")) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const o = model.order;
+    if (!o.length) return;
+    const i = model.active === null ? -1 : o.indexOf(model.active);
+    const next = o[(i + (ev.key === "PageDown" ? 1 : o.length - 1)) % o.length];
+    activate(app, next);
+    const inEditor = !!(ev.target as HTMLElement).closest?.(".cm-editor");
+    queueMicrotask(() => (inEditor ? editor.focus() : document.querySelector<HTMLElement>('.tabs [role=tab][aria-selected="true"]')?.focus()));
+  }, true);
   document.addEventListener("keydown", (ev) => {
     const mod = ev.ctrlKey || ev.metaKey;
     const k = ev.key.toLowerCase();

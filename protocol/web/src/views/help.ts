@@ -12,8 +12,10 @@ export const keys: [string, string][] = [
   ["Ctrl/Cmd+Shift+F", "Search across files"],
   ["Ctrl/Cmd+Shift+G", "Git"],
   ["Ctrl/Cmd+Shift+Y", "Activity"],
-  ["Arrows, Enter, F2, Delete", "Move, open, rename, delete in the tree"],
-  ["Arrows, Delete", "Move between, close tabs"],
+  ["Arrows, Home, End, Enter, F2, Delete", "Move, open, rename, delete in the tree"],
+  ["Alt+PageDown, Alt+PageUp", "Next, previous tab (also Ctrl+PageDown/PageUp where the browser lets them through)"],
+  ["Arrows, Home, End, Delete", "Move between, close tabs (in the tab list)"],
+  ["Esc, then Tab", "Leave the editor for the next control"],
   ["?", "This list"],
 ];
 

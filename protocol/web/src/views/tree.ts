@@ -1,6 +1,6 @@
 // The file tree (role=tree): the root's entries and the shared expanded
-// folders, rendered from the model. Keys: arrows move, Right/Left expand
-// and collapse, Enter opens, F2 renames, Delete deletes.
+// folders, rendered from the model. Keys: arrows, Home and End move,
+// Right/Left expand and collapse, Enter opens, F2 renames, Delete deletes.
 
 import type { App } from "../app";
 import { clear, h } from "../dom";
@@ -129,6 +129,12 @@ export function treeView(parent: HTMLElement, app: App): void {
           const up = li.parentElement?.closest<HTMLElement>("[role=treeitem]");
           if (up?.dataset.path) select(up.dataset.path);
         }
+        break;
+      case "Home":
+        if (items[0]) select(items[0].dataset.path!);
+        break;
+      case "End":
+        if (items.length) select(items[items.length - 1].dataset.path!);
         break;
       case "Enter":
         activate(p);
