@@ -37,6 +37,7 @@ func TestKeyboardOnly(t *testing.T) {
 		return slices.Contains(ex, any("dir"))
 	})
 	e.waitJS(`document.querySelector('[role=treeitem][data-path="dir"]').getAttribute("aria-expanded") === "true"`, "dir marked expanded")
+	e.node("treeitem", "c.txt")
 	e.key(kb.ArrowRight)
 	e.activeIs(`[role=treeitem][data-path="dir/c.txt"]`, "Right on an open folder moves into it")
 	e.key(kb.End)
@@ -107,5 +108,18 @@ func TestKeyboardOnly(t *testing.T) {
 	help = e.text("dialog", "Keyboard shortcuts")
 	if !strings.Contains(help, "PageDown") {
 		t.Fatalf("the shortcuts do not list tab switching: %q", help)
+	}
+	e.key(kb.Escape)
+	e.gone("dialog", "Keyboard shortcuts")
+
+	// Ctrl+Shift+F in the editor is the page's (search across files), not
+	// also the editor's find panel.
+	e.focusEditor()
+	e.key("f", ctrlShift...)
+	e.activeIs(`input[aria-label="Search"]`, "the search field focused")
+	var panels int
+	e.js(`document.querySelectorAll("#editor-pane .cm-search").length`, &panels)
+	if panels != 0 {
+		t.Fatal("Ctrl+Shift+F also opened the editor's find panel")
 	}
 }

@@ -137,6 +137,8 @@ function start(): void {
     const inEditor = !!(ev.target as HTMLElement).closest?.(".cm-editor");
     queueMicrotask(() => (inEditor ? editor.focus() : document.querySelector<HTMLElement>('.tabs [role=tab][aria-selected="true"]')?.focus()));
   }, true);
+  // The page's own shortcuts, in the capture phase: the editor must not
+  // also act on them (CodeMirror's Ctrl+Shift+F would open its find panel).
   document.addEventListener("keydown", (ev) => {
     const mod = ev.ctrlKey || ev.metaKey;
     const k = ev.key.toLowerCase();
@@ -145,17 +147,19 @@ function start(): void {
       ev.preventDefault();
       const tab = model.activeTab;
       if (tab && !target.closest?.(".cm-editor")) void save(app, tab);
-    } else if (mod && !ev.shiftKey && k === "p") {
+    } else if (mod && !ev.shiftKey && !ev.altKey && k === "p") {
       ev.preventDefault();
+      ev.stopPropagation();
       openPalette(app);
-    } else if (mod && ev.shiftKey && ["e", "f", "g", "y"].includes(k)) {
+    } else if (mod && ev.shiftKey && !ev.altKey && ["e", "f", "g", "y"].includes(k)) {
       ev.preventDefault();
+      ev.stopPropagation();
       show(app, ({ e: "files", f: "search", g: "git", y: "activity" } as const)[k as "e" | "f" | "g" | "y"]);
     } else if (ev.key === "?" && !mod && !target.closest?.("input, textarea, .cm-editor, [role=dialog]")) {
       ev.preventDefault();
       showHelp(app);
     }
-  });
+  }, true);
   addEventListener("pagehide", () => flushDrafts(app));
   void resync(app)
     .then(() => {

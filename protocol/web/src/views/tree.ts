@@ -121,7 +121,8 @@ export function treeView(parent: HTMLElement, app: App): void {
         break;
       case "ArrowRight":
         if (e?.kind === "dir" && !m.expanded.has(p)) void expand(app, p);
-        else if (e?.kind === "dir" && items[i + 1]) select(items[i + 1].dataset.path!);
+        // Into the open folder: its first child, once it is listed.
+        else if (e?.kind === "dir" && items[i + 1] && li.contains(items[i + 1])) select(items[i + 1].dataset.path!);
         break;
       case "ArrowLeft":
         if (e?.kind === "dir" && m.expanded.has(p)) void collapse(app, p);
