@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp/kb"
 )
 
 // Stash and Pop stash from the Git panel: the work goes into git's stash
@@ -73,4 +75,43 @@ func TestGitErrorShownAsToolMessage(t *testing.T) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The changed files come as VS Code shows them: staged changes (a click
+// shows HEAD against the index, what a commit records) and changes not
+// staged (the index against the file on disk); a file with both is in
+// both, an untracked one only in the second.
+func TestGitDiffStagedAndUnstaged(t *testing.T) {
+	e := newEnv(t, map[string]string{"d.txt": "head\n"}, opts{})
+	e.initRepo()
+	e.write("d.txt", "staged\n")
+	git(t, e.root, "add", "d.txt")
+	e.write("d.txt", "worktree\n")
+	e.write("u.txt", "untracked\n")
+	e.key("g", ctrlShift...)
+	e.waitJS(`document.querySelectorAll('.git-file[data-side="staged"]').length === 1 && document.querySelectorAll('.git-file[data-side="worktree"]').length === 2`,
+		"d.txt staged, d.txt and u.txt not staged")
+	side := func(label string) string {
+		var s string
+		e.js(`document.querySelector('[role=dialog] .cm-content[aria-label=`+jsString(label)+`]')?.textContent ?? "(none)"`, &s)
+		return s
+	}
+	e.clickAt(`.git-file[data-side="staged"]`)
+	e.node("dialog", "Staged changes in d.txt")
+	if a, b := side("HEAD"), side("Index"); a != "head" || b != "staged" {
+		t.Fatalf("staged diff: HEAD %q, index %q", a, b)
+	}
+	e.key(kb.Escape)
+	e.gone("dialog", "Staged changes in d.txt")
+	e.clickAt(`.git-file[data-side="worktree"][title^="d.txt"]`)
+	e.node("dialog", "Changes in d.txt")
+	if a, b := side("Index"), side("Working file"); a != "staged" || b != "worktree" {
+		t.Fatalf("unstaged diff: index %q, file %q", a, b)
+	}
+	e.key(kb.Escape)
+	e.clickAt(`.git-file[data-side="worktree"][title^="u.txt"]`)
+	e.node("dialog", "Changes in u.txt")
+	if a, b := side("Index"), side("Working file"); a != "" || b != "untracked" {
+		t.Fatalf("untracked diff: index %q, file %q", a, b)
+	}
 }

@@ -143,10 +143,13 @@ function start(): void {
     const mod = ev.ctrlKey || ev.metaKey;
     const k = ev.key.toLowerCase();
     const target = ev.target as HTMLElement;
-    if (mod && !ev.shiftKey && k === "s") {
+    if (mod && !ev.shiftKey && !ev.altKey && k === "s") {
+      // Saves the active tab wherever the focus is, except in a dialog
+      // (a merge has its own Save button); never the browser's Save as.
       ev.preventDefault();
+      ev.stopPropagation();
       const tab = model.activeTab;
-      if (tab && !target.closest?.(".cm-editor")) void save(app, tab);
+      if (tab && !target.closest?.("[role=dialog]")) void save(app, tab);
     } else if (mod && !ev.shiftKey && !ev.altKey && k === "p") {
       ev.preventDefault();
       ev.stopPropagation();

@@ -36,12 +36,16 @@ export class Dialogs {
       if (closed) return;
       closed = true;
       veil.remove();
+      document.removeEventListener("keydown", onKey);
       for (const el of behind) el.inert = false;
       if (this.current?.close === close) this.current = null;
       back?.focus?.();
     };
-    veil.addEventListener("keydown", (ev) => {
-      if (ev.key === "Escape") {
+    // On the document, not the dialog: Escape closes it wherever the
+    // focus is (a click on a read-only editor can leave it on the body),
+    // unless something in the dialog used the key already.
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.key === "Escape" && !ev.defaultPrevented) {
         ev.preventDefault();
         close();
         opts.onCancel?.();
@@ -59,13 +63,14 @@ export class Dialogs {
           all[0].focus();
         }
       }
-    });
+    };
+    document.addEventListener("keydown", onKey);
     // What is behind a modal dialog takes neither focus nor clicks.
     const behind = [...this.host.children].filter((el) => !el.classList.contains("veil")) as HTMLElement[];
     for (const el of behind) el.inert = true;
     this.host.append(veil);
     this.current = { close };
-    (dlg.querySelector<HTMLElement>("input, .cm-content, button.primary") ?? dlg.querySelector("button"))?.focus();
+    (dlg.querySelector<HTMLElement>("input, textarea, button.primary") ?? focusables(dlg)[0])?.focus();
     return close;
   }
 
