@@ -30,6 +30,11 @@ type Options struct {
 	Path     string // name in the --- a/<path> / +++ b/<path> header; "" means "file"
 	Context  int    // context lines; 0 gives gutter-exact ranges, negative counts as 0
 	MaxBytes int    // per side; 0 = no limit. A larger side yields Truncated and nothing else.
+	// MaxChangedBytes bounds, per side, what differs once the lines both
+	// texts share at their start and end are set aside; 0 = no limit. Over
+	// it: Truncated and nothing else. A small change to a big file stays
+	// within it however big the file.
+	MaxChangedBytes int
 	// OldMissing/NewMissing write /dev/null for that side of the header, as git
 	// does for file creations and deletions.
 	OldMissing bool
@@ -56,6 +61,13 @@ func Unified(before, after string, opt Options) Result {
 	if before == after {
 		res.Identical = true
 		return res
+	}
+	if opt.MaxChangedBytes > 0 {
+		pre, suf := commonEnds(before, after)
+		if len(before)-pre-suf > opt.MaxChangedBytes || len(after)-pre-suf > opt.MaxChangedBytes {
+			res.Truncated = true
+			return res
+		}
 	}
 	// Context past the texts' length changes nothing; clamping keeps 2*ctx
 	// (hunk merging) from overflowing.

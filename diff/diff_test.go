@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -400,5 +401,31 @@ func TestRepetitiveInput(t *testing.T) {
 				t.Errorf("took %v", elapsed)
 			}
 		})
+	}
+}
+
+// TestMaxChangedBytes bounds what differs, not the texts: a one-line
+// change of a big text has its patch, line numbers and all; a change
+// bigger than the bound is Truncated.
+func TestMaxChangedBytes(t *testing.T) {
+	var a, b strings.Builder
+	for i := 1; i <= 50_000; i++ {
+		fmt.Fprintf(&a, "line %d\n", i)
+		if i == 40_000 {
+			b.WriteString("changed\n")
+			continue
+		}
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	r := Unified(a.String(), b.String(), Options{Context: 1, MaxChangedBytes: 100})
+	want := "--- a/file\n+++ b/file\n@@ -39999,3 +39999,3 @@\n line 39999\n-line 40000\n+changed\n line 40001\n"
+	if r.Truncated || r.Patch != want || r.Added != 1 || r.Removed != 1 {
+		t.Fatalf("%+v", r)
+	}
+	if r := Unified(a.String(), b.String(), Options{Context: 1, MaxBytes: 100}); !r.Truncated {
+		t.Fatalf("MaxBytes still bounds the sides: %+v", r)
+	}
+	if r := Unified("a\n"+strings.Repeat("x\n", 100)+"z\n", "a\n"+strings.Repeat("y\n", 100)+"z\n", Options{MaxChangedBytes: 150}); !r.Truncated || r.Patch != "" {
+		t.Fatalf("a change over the bound: %+v", r)
 	}
 }

@@ -44,7 +44,7 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 	if err != nil {
 		return nil, err
 	}
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return nil, err
 	}
 	out := &DraftResponse{Path: l.stored}

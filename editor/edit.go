@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/editord/editord/diff"
 	"github.com/editord/editord/shell"
 )
 
@@ -38,7 +39,7 @@ type EditResponse struct {
 	Replaced    int     `json:"replaced" desc:"Occurrences replaced, over all edits."`
 	Added       int     `json:"added" desc:"Lines added."`
 	Removed     int     `json:"removed" desc:"Lines removed."`
-	Patch       string  `json:"patch" desc:"Unified diff of this edit (git apply accepts it); empty when nothing changes or a side is over max_diff_bytes."`
+	Patch       string  `json:"patch" desc:"Unified diff of this edit (git apply accepts it); empty when nothing changes or what changed is over max_diff_bytes."`
 	Conflict    bool    `json:"conflict" desc:"True when expected_version differs from the disk's; nothing was written."`
 	DiskVersion *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
 	Root        string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
@@ -77,13 +78,14 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 			return nil, invalid("edits[%d].new_text is missing; pass \"\" to delete old_text", i)
 		}
 	}
-	unlock, err := s.lockFile(ctx, l)
+	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	sv := &saving{lk: lk}
+	defer sv.done()
 	for attempt := 0; ; attempt++ {
-		resp, err := s.editLocked(ctx, root, l, req)
+		resp, err := s.editLocked(ctx, sv, root, l, req)
 		if resp != nil {
 			resp.Root = root
 		}
@@ -100,7 +102,7 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 	}
 }
 
-func (s *Service) editLocked(ctx context.Context, root string, l loc, req *EditRequest) (*EditResponse, error) {
+func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc, req *EditRequest) (*EditResponse, error) {
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return nil, err
@@ -124,6 +126,10 @@ func (s *Service) editLocked(ctx context.Context, root string, l loc, req *EditR
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the edits would put a NUL byte into %s; editor::edit writes text only, nothing was written", display(l.stored))
 	}
 	d := s.changeDiff(l, "modified", cur.data, next)
+	if d.Truncated {
+		// No patch (what changed is over max_diff_bytes), but the counts.
+		d.Added, d.Removed = diff.Counts(string(cur.data), content)
+	}
 	resp := &EditResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, Replaced: replaced, Added: d.Added, Removed: d.Removed, Patch: d.Patch}
 	if d.Truncated {
 		resp.Patch = ""
@@ -132,7 +138,13 @@ func (s *Service) editLocked(ctx context.Context, root string, l loc, req *EditR
 		return resp, nil
 	}
 	ev := s.changeEventOf(root, l, "editor::edit", "modified", cur.data, next, d)
-	w, err := s.writeAs(ctx, root, l, cur, next, false, "editor::edit", &ev)
+	if sv.pre != nil {
+		// Prepared for the content before a writer slipped in: the edits
+		// applied to the disk now may give other bytes.
+		sv.pre.Abort()
+		sv.pre = nil
+	}
+	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::edit", &ev)
 	if err != nil {
 		return nil, err
 	}

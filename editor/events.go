@@ -71,7 +71,9 @@ func (s *Service) changeEvent(root string, l loc, cause, kind string, before, af
 // changeDiff is the diff an event of kind carries for before -> after.
 func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Result {
 	return diff.Unified(string(before), string(after), diff.Options{
-		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		// max_diff_bytes bounds what changed, not the file: an edit of one
+		// line of a big file still has its patch.
+		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: kind == "created", NewMissing: kind == "deleted",
 	})
 }
@@ -90,7 +92,9 @@ func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, 
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
 	if d.Truncated {
-		ev.Added, ev.Removed = diff.Counts(string(before), string(after))
+		if d.Added == 0 && d.Removed == 0 { // not counted by the caller yet
+			ev.Added, ev.Removed = diff.Counts(string(before), string(after))
+		}
 		ev.Truncated = true
 	}
 	return ev

@@ -32,7 +32,7 @@ func (s *Service) Focus(ctx context.Context, req *FocusRequest) (*FocusResponse,
 	if err != nil {
 		return nil, err
 	}
-	if err := s.visible(l); err != nil {
+	if err := s.visible(l, ""); err != nil {
 		return nil, err
 	}
 	if req.Line < 1 || req.Column < 1 {
@@ -55,13 +55,18 @@ func (s *Service) Focus(ctx context.Context, req *FocusRequest) (*FocusResponse,
 
 // visible refuses what no surface may see: a path outside the jail or one
 // a deny glob matches. Functions that record a path without reading it
-// (focus, drafts) check it here, as the file functions' jail does.
-func (s *Service) visible(l loc) error {
+// (focus, drafts) and the git functions, which read through their own
+// filesystem, check it here, as the file functions' jail does. note, when
+// set, ends the deny message (what the function does with such a path).
+func (s *Service) visible(l loc, note string) error {
 	if !s.jail.Contains(l.abs) {
 		return shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
 	}
 	if s.jail.Denied(l.abs, false) {
-		return shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration", display(l.stored))
+		if note != "" {
+			note = "; " + note
+		}
+		return shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration%s", display(l.stored), note)
 	}
 	return nil
 }

@@ -57,8 +57,10 @@ type GitHunksResponse struct {
 }
 
 type GitShowRequest struct {
-	Path string `json:"path" desc:"File, root-relative or absolute inside the jail."`
-	Rev  string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it; \":\" staged, \":1\"-\":3\" conflict stages."`
+	Path   string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Rev    string `json:"rev,omitempty" default:"HEAD" desc:"Revision as git rev-parse reads it; \":\" staged, \":1\"-\":3\" conflict stages."`
+	Offset int    `json:"offset,omitempty" desc:"First line, 1-based."`
+	Limit  int    `json:"limit,omitempty" desc:"Lines (default: to the end)."`
 }
 
 type GitShowResponse struct {
@@ -67,6 +69,10 @@ type GitShowResponse struct {
 	Content string `json:"content" desc:"The file's content at that revision, byte for byte (a symlink's target text). Empty when exists is false."`
 	Exists  bool   `json:"exists" desc:"False when the path does not exist at that revision (a file added since, or HEAD of a repository with no commit yet)."`
 	Root    string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	// The lines content holds (with offset/limit, a range of them).
+	StartLine  int `json:"start_line" desc:"Line number of the first line of content, 1-based."`
+	EndLine    int `json:"end_line" desc:"Line number of the last line of content (start_line-1 when content is empty)."`
+	TotalLines int `json:"total_lines" desc:"Lines of the whole file at that revision."`
 }
 
 func init() {
@@ -107,11 +113,8 @@ func (s *Service) gitPath(root string, r *gitops.Repo, p, field string) (loc, st
 	if err := s.checkSlash(l); err != nil {
 		return loc{}, "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return loc{}, "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return loc{}, "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; git functions leave it alone", display(l.stored))
+	if err := s.visible(l, "git functions leave it alone"); err != nil {
+		return loc{}, "", err
 	}
 	rel, err := r.Rel(l.abs)
 	if err != nil {
@@ -129,6 +132,16 @@ func fromRepo(root string, r *gitops.Repo, rel string) string {
 	out := stored(root, r.Abs(strings.TrimSuffix(rel, "/")))
 	if dir {
 		out += "/"
+	}
+	return out
+}
+
+// fromRepoAll maps repository paths to the stored form; never nil, so an
+// empty list is [] on the wire.
+func fromRepoAll(root string, r *gitops.Repo, rels []string) []string {
+	out := make([]string, 0, len(rels))
+	for _, rel := range rels {
+		out = append(out, fromRepo(root, r, rel))
 	}
 	return out
 }
@@ -194,7 +207,9 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, err
 	}
 	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
-	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, int64(s.cfg.Limits.MaxDiffBytes))
+	// Sides are read up to max_read_bytes, as editor::open reads ranges;
+	// max_diff_bytes bounds what differs between them.
+	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, max(int64(s.cfg.Limits.MaxDiffBytes), s.jail.MaxReadBytes()))
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +221,11 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 		return nil, binaryError(l, "is not valid UTF-8 on one side of the comparison")
 	}
 	d := diff.Unified(string(before.Data), string(after.Data), diff.Options{
-		Path: diffPath(l), Context: ctxLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		Path: diffPath(l), Context: ctxLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,
 		OldMissing: !before.Exists, NewMissing: !after.Exists,
 	})
 	if d.Truncated {
-		return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_diff_bytes (%d) on one side; no diff was computed", display(l.stored), s.cfg.Limits.MaxDiffBytes)
+		return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "what changed in %s is over max_diff_bytes (%d) on one side; no diff was computed", display(l.stored), s.cfg.Limits.MaxDiffBytes)
 	}
 	out.Hunks, out.Added, out.Removed, out.Patch = d.Hunks, d.Added, d.Removed, d.Patch
 	return out, nil
@@ -230,12 +245,64 @@ func (s *Service) GitShow(ctx context.Context, req *GitShowRequest) (*GitShowRes
 	if rev == "" {
 		rev = "HEAD"
 	}
-	data, exists, err := r.Show(rev, rel, s.cfg.Limits.MaxFileBytes)
+	if req.Offset < 0 || req.Limit < 0 {
+		return nil, invalid("offset and limit must be 1 or more, not %d and %d", req.Offset, req.Limit)
+	}
+	ranged := req.Offset > 0 || req.Limit > 0
+	maxBytes := s.cfg.Limits.MaxFileBytes
+	if ranged {
+		// As editor::open: a range of a file over max_file_bytes is served.
+		maxBytes = max(maxBytes, s.jail.MaxReadBytes())
+	}
+	data, exists, err := r.Show(rev, rel, maxBytes)
 	if err != nil {
+		if shell.CodeOf(err) == shell.CodeTooLarge && !ranged {
+			return nil, shell.Errorf(shell.CodeTooLarge, l.stored, "%s; read it in ranges with offset and limit", shell.AsError(err, l.stored).Message)
+		}
 		return nil, err
 	}
 	if !utf8.Valid(data) {
 		return nil, binaryError(l, "is not valid UTF-8 at "+rev)
 	}
-	return &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists, Root: root}, nil
+	out := &GitShowResponse{Path: l.stored, Rev: rev, Content: string(data), Exists: exists, Root: root, StartLine: 1}
+	out.TotalLines = countLines(data)
+	out.EndLine = out.TotalLines
+	if ranged {
+		out.StartLine = max(req.Offset, 1)
+		out.Content, out.EndLine = lineSlice(data, out.StartLine, req.Limit)
+	}
+	return out, nil
+}
+
+// lineSlice is limit lines of data from line first (1-based; limit 0: to
+// the end) with their line endings, and the number of the last one.
+func lineSlice(data []byte, first, limit int) (string, int) {
+	start, line := len(data), 1
+	for i := 0; line < first && i < len(data); i++ {
+		if data[i] == '\n' {
+			line++
+			if line == first {
+				start = i + 1
+			}
+		}
+	}
+	if first == 1 {
+		start = 0
+	}
+	if line < first || start >= len(data) {
+		return "", first - 1
+	}
+	end, last := len(data), first
+	for i := start; i < len(data); i++ {
+		if data[i] == '\n' {
+			if limit > 0 && last == first+limit-1 {
+				end = i + 1
+				break
+			}
+			if i+1 < len(data) {
+				last++
+			}
+		}
+	}
+	return string(data[start:end]), last
 }

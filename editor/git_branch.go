@@ -99,7 +99,7 @@ func (s *Service) GitBranch(ctx context.Context, req *GitBranchRequest) (*GitBra
 			res, err = r.DeleteBranch(ctx, req.Name, req.Force)
 		}
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
 		out = &GitBranchResponse{Action: action, OK: res.OK, Summary: res.Summary, SHA: res.SHA}
 		return nil

@@ -63,12 +63,9 @@ func (s *Service) GitMerge(ctx context.Context, req *GitMergeRequest) (*GitMerge
 		}
 		ev.flush()
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
-		out = &GitMergeResponse{Action: action, OK: res.OK, Summary: res.Summary, Commit: res.Commit, FastForward: res.FastForward, Conflicts: []string{}}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
-		}
+		out = &GitMergeResponse{Action: action, OK: res.OK, Summary: res.Summary, Commit: res.Commit, FastForward: res.FastForward, Conflicts: fromRepoAll(root, r, res.Conflicts)}
 		return nil
 	})
 	return out, err

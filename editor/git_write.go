@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -98,6 +99,23 @@ func (s *Service) gitWrite(ctx context.Context, worktree bool, fn func(root stri
 	return fn(root, r)
 }
 
+// throughLinkOut explains an outside_jail met by a git write: no caller
+// named that path, the operation did (a file it must check or write lies
+// beyond a local symbolic link that leads out of the jail, where git would
+// replace the link). The generic advice, "use a path inside the
+// workspace", would not help.
+func throughLinkOut(root string, err error) error {
+	if shell.CodeOf(err) != shell.CodeOutsideJail {
+		return err
+	}
+	e := shell.AsError(err, "")
+	p := display(stored(root, e.Path))
+	return &shell.Error{Code: shell.CodeOutsideJail, Path: e.Path, Err: err, Message: fmt.Sprintf(
+		"%s, which this git operation must check or write, lies beyond a symbolic link that leads out of the jail; "+
+			"editord never writes through such a link (git would replace the link), so the operation stopped there. "+
+			"Move or delete the link on the way to %s (editor::move, editor::delete), then try again", p, p)}
+}
+
 const gitLockName = "git.lock"
 
 // gitSelection maps a path that may name the root or a folder (a commit
@@ -110,11 +128,8 @@ func (s *Service) gitSelection(root string, r *gitops.Repo, p string) (string, e
 	if err != nil {
 		return "", err
 	}
-	if !s.jail.Contains(l.abs) {
-		return "", shell.Errorf(shell.CodeOutsideJail, l.stored, "%s is outside the jail (%s); use a path inside the workspace", display(l.stored), strings.Join(s.jail.Roots(), ", "))
-	}
-	if s.jail.Denied(l.abs, false) {
-		return "", shell.Errorf(shell.CodeDenied, l.stored, "%s matches a deny rule in the jail configuration; it is never committed", display(l.stored))
+	if err := s.visible(l, "it is never committed"); err != nil {
+		return "", err
 	}
 	return r.Rel(l.abs)
 }
@@ -137,7 +152,7 @@ type GitStashRequest struct {
 	Stash            string   `json:"stash,omitempty" default:"stash@{0}" desc:"stash@{n} (default 0)."`
 	IncludeUntracked bool     `json:"include_untracked,omitempty" default:"false" desc:"push: untracked files too (-u)."`
 	Message          string   `json:"message,omitempty" desc:"push: description."`
-	Paths            []string `json:"paths,omitempty" desc:"push: only these paths."`
+	Paths            []string `json:"paths,omitempty" desc:"push, show: only these paths."`
 }
 
 type GitStashEntry struct {
@@ -155,7 +170,7 @@ type GitStashResponse struct {
 	Conflicts []string        `json:"conflicts" desc:"pop/apply: root-relative paths left with conflict markers (stages 1-3 in the index)."`
 	Entries   []GitStashEntry `json:"entries,omitempty" desc:"list: the stashes, newest first."`
 	Patch     string          `json:"patch,omitempty" desc:"show: the stash's changes against the commit it was made on, as a unified diff."`
-	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes; stashed untracked files end in \" (untracked)\"."`
+	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes (root-relative; the patch has the repository's); stashed untracked files end in \" (untracked)\"."`
 }
 
 func init() {
@@ -171,8 +186,11 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 	default:
 		return nil, invalid("action must be push, pop, apply, drop, list or show, not %q", req.Action)
 	}
-	if req.Action != "push" && (len(req.Paths) > 0 || req.IncludeUntracked || req.Message != "") {
-		return nil, invalid("paths, include_untracked and message are for action push only")
+	if req.Action != "push" && (req.IncludeUntracked || req.Message != "") {
+		return nil, invalid("include_untracked and message are for action push only")
+	}
+	if req.Action != "push" && req.Action != "show" && len(req.Paths) > 0 {
+		return nil, invalid("paths is for actions push and show only")
 	}
 	if req.Action == "push" && req.Stash != "" {
 		return nil, invalid("stash names an existing stash (for pop, apply, drop, show); push makes a new one")
@@ -181,23 +199,36 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 	worktree := req.Action == "push" || req.Action == "pop" || req.Action == "apply"
 	err := s.gitWrite(ctx, worktree, func(root string, r *gitops.Repo) error {
 		opt := gitops.StashOptions{Action: req.Action, IncludeUntracked: req.IncludeUntracked, Message: req.Message, Stash: req.Stash}
+		var sels []string
 		for _, p := range req.Paths {
 			rel, err := s.gitSelection(root, r, p)
 			if err != nil {
 				return err
 			}
-			opt.Paths = append(opt.Paths, rel)
+			sels = append(sels, rel)
+		}
+		if req.Action == "push" {
+			opt.Paths = sels
 		}
 		ev := s.gitEvents(ctx, root, r, "editor::git::stash")
 		opt.OnTouch = ev.add
 		res, err := r.Stash(ctx, opt)
 		ev.flush()
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
-		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: []string{}, Patch: res.Patch, Files: res.Files}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
+		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: fromRepoAll(root, r, res.Conflicts), Patch: res.Patch, Files: res.Files}
+		if req.Action == "show" && len(sels) > 0 {
+			out.Patch, out.Files = patchUnder(res.Patch, res.Files, sels)
+		}
+		// Files in the stored form (root-relative), as every git function
+		// answers paths; the patch keeps git's repository paths.
+		for i, f := range out.Files {
+			p, untracked := strings.CutSuffix(f, " (untracked)")
+			out.Files[i] = fromRepo(root, r, p)
+			if untracked {
+				out.Files[i] += " (untracked)"
+			}
 		}
 		for _, e := range res.Entries {
 			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})
@@ -208,6 +239,38 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		return nil
 	})
 	return out, err
+}
+
+// patchUnder keeps the parts of a stash's patch, and the files, at or
+// under one of sels (repository-relative; "" is everything).
+func patchUnder(patch string, files, sels []string) (string, []string) {
+	under := func(p string) bool {
+		for _, sel := range sels {
+			if sel == "" || p == sel || strings.HasPrefix(p, sel+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	keep := false
+	for _, l := range strings.SplitAfter(patch, "\n") {
+		if rest, ok := strings.CutPrefix(l, "diff --git a/"); ok {
+			// "diff --git a/P b/P": both sides name the same path.
+			rest = strings.TrimSuffix(rest, "\n")
+			keep = len(rest) >= 3 && under(rest[:(len(rest)-3)/2])
+		}
+		if keep {
+			b.WriteString(l)
+		}
+	}
+	kept := []string{}
+	for _, f := range files {
+		if under(strings.TrimSuffix(f, " (untracked)")) {
+			kept = append(kept, f)
+		}
+	}
+	return b.String(), kept
 }
 
 // gitEventSink turns the files a git operation touched into change
@@ -356,12 +419,9 @@ func (s *Service) GitSync(ctx context.Context, req *GitSyncRequest) (*GitSyncRes
 		})
 		ev.flush()
 		if err != nil {
-			return err
+			return throughLinkOut(root, err)
 		}
-		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: []string{}}
-		for _, c := range res.Conflicts {
-			out.Conflicts = append(out.Conflicts, fromRepo(root, r, c))
-		}
+		out = &GitSyncResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Ahead: res.Ahead, Behind: res.Behind, Stale: res.Stale, Conflicts: fromRepoAll(root, r, res.Conflicts)}
 		return nil
 	})
 	if err == nil {

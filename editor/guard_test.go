@@ -270,7 +270,9 @@ func TestSaveSlippedIn(t *testing.T) {
 	}
 	// Another program writes after our read; write() re-checks before the rename.
 	e.write("f.txt", "v2 from elsewhere\n")
-	_, err = e.s.write(context.Background(), e.root, l, cur, []byte("ours\n"), false)
+	sv := &saving{lk: &fileLock{}}
+	_, err = e.s.write(context.Background(), sv, e.root, l, cur, []byte("ours\n"), false)
+	sv.done()
 	if err != errSlippedIn {
 		t.Fatalf("write over a changed file: %v, want errSlippedIn", err)
 	}

@@ -49,13 +49,6 @@ type ReplaceFile struct {
 	Skipped  string `json:"skipped,omitempty" desc:"Why the file was left alone: not_found, binary, too_large, a refusal's code."`
 }
 
-// skippable are the refusals that leave one file alone and let the call
-// go on with the others.
-var skippable = map[shell.Code]bool{
-	shell.CodeNotFound: true, shell.CodeBinary: true, shell.CodeTooLarge: true,
-	shell.CodeIsADirectory: true, shell.CodeTimeout: true, shell.CodeNoSpace: true,
-}
-
 // replaceMaxFiles bounds the files of one call.
 const replaceMaxFiles = 2000
 
@@ -94,6 +87,18 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 	if err != nil {
 		return nil, err
 	}
+	// A path outside the jail refuses the whole call before anything is
+	// read or written, as every other function refuses it (a skip would
+	// name it in the response).
+	for _, p := range paths {
+		l, err := locateRequired(root, p, "path")
+		if err != nil {
+			return nil, err
+		}
+		if !s.jail.Contains(l.abs) {
+			return nil, s.visible(l, "")
+		}
+	}
 	out := &ReplaceResponse{Files: make([]ReplaceFile, 0, len(paths)), Root: root}
 	// The writes open no buffer (remember refreshes open ones only), and
 	// their events name editor::replace: the holder of a draft keeps it.
@@ -106,9 +111,6 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		if err == nil {
 			err = fileOnly(l)
 		}
-		if err == nil {
-			err = s.visible(l) // outside the jail or denied: the call is refused
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +120,10 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		} else {
 			err = s.replacePreview(l, m, req, &f)
 		}
-		if code := shell.CodeOf(err); err != nil && skippable[code] {
+		// A file the jail refuses is refused for the whole call, as every
+		// function refuses it: a result row would name a path outside the
+		// jail. Other refusals (binary, denied, gone) skip just that file.
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {
@@ -151,6 +156,9 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 }
 
 func (s *Service) replacePreview(l loc, m *search.Matcher, req *ReplaceRequest, f *ReplaceFile) error {
+	if err := s.visible(l, ""); err != nil {
+		return err
+	}
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return err
@@ -178,11 +186,15 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 			}
 		}
 	}
-	unlock, err := s.lockFile(ctx, l)
+	if err := s.visible(l, ""); err != nil {
+		return err
+	}
+	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	sv := &saving{lk: lk}
+	defer sv.done()
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return err
@@ -205,7 +217,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 		f.Patch = d.Patch
 	}
 	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
-	w, err := s.writeAs(ctx, root, l, cur, next, false, "editor::replace", &ev)
+	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
 	if errors.Is(err, errSlippedIn) {
 		// Another program wrote it between our read and our rename.
 		f.Conflict, f.Patch = true, ""

@@ -91,19 +91,20 @@ const folderLockWait = 10 * time.Second
 //     serializes writers of the file whatever state dir they use: two
 //     processes on nested roots (--root /p and --root /p/sub), or given
 //     different --state-dir, both lock the one folder inode. Writes to
-//     other files of the folder wait for it too; a save holds it for the
-//     moments of a check and a rename.
+//     other files of the folder wait for it too, so a save holds it only
+//     for the moments of its check and its rename (fileLock.releaseFolder):
+//     the content is written and fsynced before, the folder fsynced after.
 //
 // A file that does not exist yet is locked by its nearest existing
 // folder; its creation is exclusive anyway (link(2)). A folder that cannot
 // be opened (no read permission) leaves only the state dir's lock.
 // Lock order (writing.go): writes, the state dir's save lock, the folder,
 // then the record.
-func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error) {
+func (s *Service) lockSave(ctx context.Context, l loc) (unlockDir, unlockState func(), err error) {
 	real := s.realTarget(l)
-	unlockState, err := s.store.Lock(ctx, saveLockName(real))
+	unlockState, err = s.store.Lock(ctx, saveLockName(real))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir := filepath.Dir(real)
 	wctx, cancel := context.WithTimeout(ctx, folderLockWait)
@@ -112,15 +113,41 @@ func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error
 		unlockDir, err := s.jail.LockDir(wctx, dir)
 		switch code := shell.CodeOf(err); {
 		case err == nil:
-			return func() { unlockDir(); unlockState() }, nil
+			return unlockDir, unlockState, nil
 		case code == shell.CodeTimeout:
 			unlockState()
-			return nil, shell.Errorf(shell.CodeTimeout, l.stored, "could not lock the folder of %s within %s: another program (an editord on another state dir?) is stuck saving in it; nothing was written", display(l.stored), folderLockWait)
+			return nil, nil, shell.Errorf(shell.CodeTimeout, l.stored, "could not lock the folder of %s within %s: another program (an editord on another state dir?) is stuck saving in it; nothing was written", display(l.stored), folderLockWait)
 		case code == shell.CodeNotFound && s.jail.Contains(filepath.Dir(dir)) && filepath.Dir(dir) != dir:
 			dir = filepath.Dir(dir) // not made yet: its nearest existing folder
 		default:
-			return unlockState, nil
+			return func() {}, unlockState, nil
 		}
+	}
+}
+
+// fileLock is what a write of one file holds (lockFile).
+type fileLock struct {
+	folder func() // the flock on the file's folder, until releaseFolder
+	rest   func() // the state dir's save lock and the writes lock
+}
+
+// releaseFolder lets go of the folder's flock once the new content is in
+// place: what is left of the write (its event, the record) is serialized
+// with other writers of the file by the state dir's save lock, which a
+// writer through another state dir does not need to wait for.
+func (f *fileLock) releaseFolder() {
+	if f.folder != nil {
+		f.folder()
+		f.folder = nil
+	}
+}
+
+// unlock lets go of everything; it may be called more than once.
+func (f *fileLock) unlock() {
+	f.releaseFolder()
+	if f.rest != nil {
+		f.rest()
+		f.rest = nil
 	}
 }
 
@@ -128,17 +155,39 @@ func (s *Service) lockSave(ctx context.Context, l loc) (unlock func(), err error
 // to its journaled event: the shared writes lock, then l's save lock
 // (writing.go's lock order). editor::save and editor::edit both take it,
 // so they exclude each other on one file across every process.
-func (s *Service) lockFile(ctx context.Context, l loc) (unlock func(), err error) {
+func (s *Service) lockFile(ctx context.Context, l loc) (*fileLock, error) {
 	done, err := s.writing(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.lockSave(ctx, l)
+	folder, state, err := s.lockSave(ctx, l)
 	if err != nil {
 		done()
 		return nil, err
 	}
-	return func() { u(); done() }, nil
+	return &fileLock{folder: folder, rest: func() { state(); done() }}, nil
+}
+
+// saving is one save or edit in progress: its locks and the new content
+// on its way to the disk (a shell.Pending, prepared before the locks for
+// a save of an existing file, else under them).
+type saving struct {
+	lk  *fileLock
+	pre *shell.Pending
+}
+
+// done lets go of the locks, then completes the write (the folder's fsync,
+// shell.Pending.Finish) or removes a temp file never used. Deferred by
+// the function that took the locks, so the caller hears of the save only
+// once it is durable.
+func (sv *saving) done() {
+	if sv.lk != nil {
+		sv.lk.unlock()
+	}
+	if sv.pre != nil {
+		sv.pre.Finish()
+		sv.pre = nil
+	}
 }
 
 // isText reports whether content may be written as text: no NUL byte
@@ -159,14 +208,27 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
-	unlock, err := s.lockFile(ctx, l)
+	// Write and fsync the new content beside the file before taking any
+	// lock, so that saves of other files in the folder (which wait for its
+	// lock) do not wait for this fsync too. It is used only if, under the
+	// locks, the file is still the one it was prepared against (writeAs);
+	// anything unusual (a new file, a refusal) goes the plain way there.
+	sv := &saving{}
+	defer sv.done()
+	if pre, err := s.jail.PrepareReplace(l.abs, content, shell.WriteOptions{}); err == nil {
+		sv.pre = pre
+	}
+	if preparedHook != nil {
+		preparedHook()
+	}
+	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	sv.lk = lk
 
 	for attempt := 0; ; attempt++ {
-		resp, err := s.saveLocked(ctx, root, l, content, req)
+		resp, err := s.saveLocked(ctx, sv, root, l, content, req)
 		if resp != nil {
 			resp.Root = root
 		}
@@ -193,6 +255,10 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	}
 }
 
+// preparedHook runs in a save between writing its content beside the
+// file and taking the locks; tests use it to change the file there.
+var preparedHook func()
+
 // slippedInHook runs in a save's last check, just before the rename; tests
 // use it to make another writer land there.
 var slippedInHook func()
@@ -203,6 +269,7 @@ type disk struct {
 	data    []byte
 	version string
 	mtime   int64
+	info    shell.Info
 }
 
 func (s *Service) readDisk(l loc) (disk, error) {
@@ -225,10 +292,10 @@ func (s *Service) readDiskBytes(l loc) (disk, error) {
 	if res.Truncated {
 		return disk{}, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is %d bytes on disk, over max_read_bytes; it cannot be checked or saved through the editor", display(l.stored), res.Info.Size)
 	}
-	return disk{exists: true, data: res.Data, mtime: res.Info.ModTime}, nil
+	return disk{exists: true, data: res.Data, mtime: res.Info.ModTime, info: res.Info}, nil
 }
 
-func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []byte, req *SaveRequest) (*SaveResponse, error) {
+func (s *Service) saveLocked(ctx context.Context, sv *saving, root string, l loc, content []byte, req *SaveRequest) (*SaveResponse, error) {
 	cur, err := s.readDisk(l)
 	if err != nil {
 		return nil, err
@@ -238,7 +305,7 @@ func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []
 		if guarded {
 			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "%s does not exist any more; re-open it, or create it by saving without expected_version/expected_mtime", display(l.stored))
 		}
-		return s.write(ctx, root, l, cur, content, true)
+		return s.write(ctx, sv, root, l, cur, content, true)
 	}
 	if !isText(cur.data) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary on disk (NUL byte or invalid UTF-8); editor::save will not overwrite it", display(l.stored))
@@ -255,12 +322,12 @@ func (s *Service) saveLocked(ctx context.Context, root string, l loc, content []
 	if !ok {
 		return s.conflict(l, cur, content), nil
 	}
-	return s.write(ctx, root, l, cur, content, false)
+	return s.write(ctx, sv, root, l, cur, content, false)
 }
 
 func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 	d := diff.Unified(string(cur.data), string(content), diff.Options{
-		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxBytes: s.cfg.Limits.MaxDiffBytes,
+		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,
 	})
 	patch := d.Patch
 	if d.Truncated {
@@ -277,44 +344,68 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 // write replaces the file, re-checking the disk just before the rename so a
 // writer that slipped in after our check (another program, which does not
 // take our lock) turns the save into a conflict rather than a clobber.
-func (s *Service) write(ctx context.Context, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
-	return s.writeAs(ctx, root, l, cur, content, create, causeOf(ctx, "editor::save"), nil)
+func (s *Service) write(ctx context.Context, sv *saving, root string, l loc, cur disk, content []byte, create bool) (*SaveResponse, error) {
+	return s.writeAs(ctx, sv, root, l, cur, content, create, causeOf(ctx, "editor::save"), nil)
 }
 
 // writeAs is write for the function cause; ev, when not nil, is the change
 // event the caller already computed for cur -> content (editor::edit has
-// its patch in hand), so the file is not diffed twice.
-func (s *Service) writeAs(ctx context.Context, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
+// its patch in hand), so the file is not diffed twice. sv holds the
+// locks, which it lets go of in part once the content is in place, and
+// the write, which sv.done completes.
+func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
+	if int64(len(content)) > s.cfg.Limits.MaxFileBytes {
+		// As editor::open: a file over max_file_bytes never becomes a
+		// buffer (the user's editor could not hold it whole); one already
+		// open is refreshed.
+		ctx = refreshOnly(ctx)
+	}
 	resp := &SaveResponse{Path: l.stored, Saved: true, Created: create, Version: Version(content)}
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
 		resp.Mtime = cur.mtime
 		return resp, s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: cur.mtime, Language: Language(l.stored)})
 	}
-	info, err := s.jail.WriteFile(l.abs, content, shell.WriteOptions{
-		Parents:   create,
-		Exclusive: create,
-		Before: func() error {
-			if slippedInHook != nil {
-				slippedInHook()
-			}
-			// The same bytes as checked, compared (not hashed again).
-			now, err := s.readDiskBytes(l)
-			if err != nil {
-				return err
-			}
-			if now.exists != cur.exists || !bytes.Equal(now.data, cur.data) {
-				return errSlippedIn
-			}
-			return nil
-		},
+	if sv.pre != nil && (create || !sv.pre.Replaces(cur.info)) {
+		// Prepared against another file (replaced or re-moded since), or
+		// the file is gone: write afresh.
+		sv.pre.Abort()
+		sv.pre = nil
+	}
+	if sv.pre == nil {
+		p, err := s.jail.PrepareWrite(l.abs, content, shell.WriteOptions{Parents: create, Exclusive: create})
+		if err != nil {
+			return nil, err
+		}
+		sv.pre = p
+	}
+	info, err := sv.pre.Commit(func() error {
+		if slippedInHook != nil {
+			slippedInHook()
+		}
+		// The same bytes as checked, compared (not hashed again).
+		now, err := s.readDiskBytes(l)
+		if err != nil {
+			return err
+		}
+		if now.exists != cur.exists || !bytes.Equal(now.data, cur.data) {
+			return errSlippedIn
+		}
+		return nil
 	})
 	if err != nil {
+		if errors.Is(err, errSlippedIn) && !create {
+			// Keep the temp file: the retry writes the same content.
+			return nil, err
+		}
+		sv.pre.Abort()
+		sv.pre = nil
 		if create && shell.CodeOf(err) == shell.CodeExists {
 			return nil, errSlippedIn
 		}
 		return nil, err
 	}
+	sv.lk.releaseFolder()
 	resp.Mtime = info.ModTime
 	kind := "modified"
 	if create {

@@ -1,8 +1,10 @@
 package editor
 
 import (
+	"bufio"
+	"bytes"
 	"context"
-	"strings"
+	"io"
 
 	"github.com/editord/editord/search"
 )
@@ -132,34 +134,62 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 // searchMaxContext bounds context_lines.
 const searchMaxContext = 20
 
-// contextLines reads the lines around hits of the file at rel. A file that
-// changed or vanished since the search gives what it holds now, or none.
+// contextLines reads the lines around hits of the file at rel, streaming
+// it to the last line wanted: a file of any size the search read (over
+// max_file_bytes or max_read_bytes too) gets its context, in memory bounded
+// by one read buffer and the lines kept. A file that changed or vanished
+// since the search gives what it holds now, or none.
 func (s *Service) contextLines(root, rel string, hits []SearchHit, n int) []ContextLine {
+	if len(hits) == 0 {
+		return nil
+	}
 	l, err := locate(root, rel, "path")
 	if err != nil {
 		return nil
 	}
-	res, err := s.jail.ReadFile(l.abs, s.cfg.Limits.MaxFileBytes)
-	if err != nil || res.Truncated {
+	h, err := s.jail.OpenAt(l.abs)
+	if err != nil {
 		return nil
 	}
-	lines := strings.Split(string(res.Data), "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	defer h.Close()
+	br := bufio.NewReaderSize(io.NewSectionReader(h, 0, 1<<62), 64<<10)
 	isHit := make(map[int]bool, len(hits))
 	for _, h := range hits {
 		isHit[h.Line] = true
 	}
+	last := hits[len(hits)-1].Line + n
 	var out []ContextLine
-	next := 1 // lines before next are already out
-	for _, h := range hits {
-		for ln := max(h.Line-n, next); ln <= min(h.Line+n, len(lines)); ln++ {
-			if !isHit[ln] {
-				text := strings.TrimSuffix(lines[ln-1], "\r")
-				out = append(out, ContextLine{Line: ln, Text: string(cutUTF8([]byte(text), search.MaxTextBytes))})
+	var text []byte // the kept beginning of the current line
+	next := 0       // the first hit whose context may still come
+	for line := 1; line <= last; line++ {
+		for next < len(hits) && hits[next].Line+n < line {
+			next++
+		}
+		want := next < len(hits) && hits[next].Line-n <= line && !isHit[line]
+		text = text[:0]
+		ended, eof := false, false
+		for !ended {
+			chunk, err := br.ReadSlice('\n')
+			if want && len(text) <= search.MaxTextBytes {
+				text = append(text, chunk[:min(len(chunk), search.MaxTextBytes+2-len(text))]...)
 			}
-			next = ln + 1
+			switch {
+			case err == nil:
+				ended = true
+			case err == bufio.ErrBufferFull:
+			default:
+				ended, eof = true, true
+			}
+		}
+		if eof && len(text) == 0 && want {
+			break // past the file's end
+		}
+		if want {
+			t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
+			out = append(out, ContextLine{Line: line, Text: string(cutUTF8(t, search.MaxTextBytes))})
+		}
+		if eof {
+			break
 		}
 	}
 	return out

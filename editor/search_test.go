@@ -137,3 +137,41 @@ func TestSearchOutputModes(t *testing.T) {
 		t.Fatalf("output json: %v", err)
 	}
 }
+
+// TestSearchContextOfLargeFiles: context_lines comes with the hits of a
+// file over max_file_bytes and over max_read_bytes too (the search reads
+// them in pieces; context used to be left out), CRLF and long lines cut as
+// hits are.
+func TestSearchContextOfLargeFiles(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		switch i {
+		case 4000:
+			b.WriteString("needle\r\n")
+		case 3999:
+			b.WriteString(strings.Repeat("é", 400) + "\r\n") // 800 bytes: cut to 500 on a UTF-8 boundary
+		default:
+			fmt.Fprintf(&b, "line %d\r\n", i)
+		}
+	}
+	b.WriteString("needle at the end")
+	s, _ := fsService(t, map[string]string{"big.txt": b.String(), "small.txt": "a\nneedle\nb\n"}, func(c *Config) {
+		c.Limits.MaxFileBytes = 1000
+		c.Jail.MaxReadBytes = 10_000
+	})
+	r, err := s.Search(context.Background(), &SearchRequest{Pattern: "needle", ContextLines: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 2 || r.Files[0].Path != "big.txt" {
+		t.Fatalf("%+v", r)
+	}
+	got := fmt.Sprint(r.Files[0].Context)
+	want := fmt.Sprintf("[{3998 line 3998} {3999 %s} {4001 line 4001} {4002 line 4002} {4999 line 4999} {5000 line 5000}]", strings.Repeat("é", 250))
+	if got != want {
+		t.Fatalf("context of the large file:\n%s\nwant\n%s", got, want)
+	}
+	if got := fmt.Sprint(r.Files[1].Context); got != "[{1 a} {3 b}]" {
+		t.Fatalf("context of the small file: %s", got)
+	}
+}

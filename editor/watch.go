@@ -61,6 +61,9 @@ const (
 	// watchRecordPoll is how often the record is checked for a new active
 	// root, buffers or expanded folders.
 	watchRecordPoll = 100 * time.Millisecond
+	// watchStandPoll is how often a watcher of its own root in place of the
+	// shared one looks for a process that stands to watch the shared one.
+	watchStandPoll = time.Second
 	// watchTick drives batching.
 	watchTick = 15 * time.Millisecond
 	// defaultInotifyBudget is assumed when the kernel's limit is unknown.
@@ -122,23 +125,91 @@ func (s *Service) setWatchLimit(n int) {
 func (s *Service) RunWatcher(ctx context.Context) {
 	ws := s.watch
 	for ctx.Err() == nil {
-		release, err := s.store.Elect(ctx, workspace.WatcherElection, workspace.ElectionRetry)
+		release, err := s.electWatcher(ctx)
 		if err != nil {
 			return
 		}
 		ws.set(WatcherStatus{Elected: true})
-		s.watchElected(ctx, ws)
+		handover := s.watchElected(ctx, ws)
 		ws.set(WatcherStatus{})
 		release()
+		if handover {
+			// Leave the election to the process that can watch the
+			// shared root; stand again if it does not take it.
+			s.sleep(ctx, watchHandoverWait)
+		}
+	}
+}
+
+// Nested roots share one record (processes on --root /p and --root /p/sub
+// of one repository): the one on /p/sub serves its own root while /p is
+// active, and if it held the watcher it would watch /p/sub alone, so
+// changes elsewhere in /p would go unreported. A process that waits for
+// the election while its jail holds the active root stands for it
+// (workspace.Store.Stand); an elected process that cannot watch the active
+// root (it watches its own --root instead) hands the watcher over to such a
+// challenger, and keeps it when there is none.
+
+// watchHandoverWait is how long a process that handed the watcher over
+// stays out of the election, so that the challenger takes it.
+const watchHandoverWait = 2 * time.Second
+
+// canWatchActive reports whether this process's jail holds the shared
+// active root (or there is none yet): it would watch that root if elected.
+func (s *Service) canWatchActive() bool {
+	ok := true
+	s.store.View(func(rec *workspace.Record) { ok = rec.ActiveRoot == "" || s.jail.Contains(rec.ActiveRoot) })
+	return ok
+}
+
+// electWatcher waits until this process holds the watcher election,
+// standing for it meanwhile whenever it could watch the active root.
+func (s *Service) electWatcher(ctx context.Context) (release func(), err error) {
+	var stand func()
+	defer func() {
+		if stand != nil {
+			stand()
+		}
+	}()
+	t := time.NewTicker(workspace.ElectionRetry)
+	defer t.Stop()
+	warned := false
+	for {
+		release, ok, err := s.store.TryElect(workspace.WatcherElection)
+		switch {
+		case ok:
+			return release, nil
+		case err != nil && !warned:
+			s.warn("election " + workspace.WatcherElection + ": " + err.Error() + "; retrying")
+			warned = true
+		}
+		switch able := s.canWatchActive(); {
+		case able && stand == nil:
+			if r, ok, _ := s.store.Stand(workspace.WatcherElection); ok {
+				stand = r
+			}
+		case !able && stand != nil:
+			stand()
+			stand = nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
 	}
 }
 
 // watchElected watches the active root, session after session, while this
-// process holds the election.
-func (s *Service) watchElected(ctx context.Context, ws *watchState) {
+// process holds the election. It returns true when it ended to hand the
+// watcher over to a process that can watch the active root.
+func (s *Service) watchElected(ctx context.Context, ws *watchState) (handover bool) {
 	own := newOwnTracker(s.store)
 	lastWarn := ""
 	for ctx.Err() == nil {
+		if !s.canWatchActive() && s.store.Challenged(workspace.WatcherElection) {
+			return true
+		}
 		root, err := s.root()
 		var ses *watchSession
 		if err == nil {
@@ -156,7 +227,11 @@ func (s *Service) watchElected(ctx context.Context, ws *watchState) {
 		ses.run(ctx)
 		ses.close()
 		ws.set(WatcherStatus{Elected: true})
+		if ses.handover {
+			return true
+		}
 	}
+	return false
 }
 
 func (s *Service) sleep(ctx context.Context, d time.Duration) {

@@ -54,6 +54,11 @@ type watchSession struct {
 	lastPend  time.Time
 	rootGone  bool
 	overflow  bool
+	// handover: the session ended because this process watches its own
+	// root in place of the shared one, and one that can watch the shared
+	// one stands for the election (watch.go).
+	handover  bool
+	lastStand time.Time
 
 	// ctx ends with the session; it bounds the wait for the writes lock.
 	ctx    context.Context
@@ -190,6 +195,14 @@ func (ses *watchSession) run(ctx context.Context) {
 			if !ses.pollRecord() {
 				ses.finish()
 				return
+			}
+			if ses.root == ses.s.start && now.Sub(ses.lastStand) >= watchStandPoll {
+				ses.lastStand = now
+				if !ses.s.canWatchActive() && ses.s.store.Challenged(workspace.WatcherElection) {
+					ses.handover = true
+					ses.finish()
+					return
+				}
 			}
 			if len(ses.pend) == 0 && len(ses.waiting) == 0 {
 				ses.own.prune(now)

@@ -154,6 +154,12 @@ func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*
 	if req == nil {
 		req = &WorkspaceGetRequest{}
 	}
+	return s.activeView(ctx, req.Offset, req.Limit, true) // re-synced: the caller has read the root
+}
+
+// activeView is the record's view of the active root, one page of its
+// buffers; resync marks that root as seen by the caller.
+func (s *Service) activeView(ctx context.Context, offset, limit int, resync bool) (*WorkspaceView, error) {
 	var v *WorkspaceView
 	var err error
 	s.store.View(func(rec *workspace.Record) {
@@ -161,8 +167,10 @@ func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*
 		if root, err = s.rootOf(rec); err != nil {
 			return
 		}
-		CallerFrom(ctx).SawRoot(root) // re-synced: the caller has read the root
-		v, err = s.view(rec, root, req.Offset, req.Limit)
+		if resync {
+			CallerFrom(ctx).SawRoot(root)
+		}
+		v, err = s.view(rec, root, offset, limit)
 	})
 	return v, err
 }
@@ -171,15 +179,7 @@ func (s *Service) BuffersList(ctx context.Context, req *BuffersListRequest) (*Bu
 	if req == nil {
 		req = &BuffersListRequest{}
 	}
-	var v *WorkspaceView
-	var err error
-	s.store.View(func(rec *workspace.Record) {
-		var root string
-		if root, err = s.rootOf(rec); err != nil {
-			return
-		}
-		v, err = s.view(rec, root, req.Offset, req.Limit)
-	})
+	v, err := s.activeView(ctx, req.Offset, req.Limit, false)
 	if err != nil {
 		return nil, err
 	}

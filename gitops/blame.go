@@ -51,27 +51,11 @@ type blameSuspect struct {
 	queued bool
 }
 
-type blameQueue []*blameSuspect
-
-func (q blameQueue) Len() int { return len(q) }
-func (q blameQueue) Less(i, j int) bool {
-	if q[i].c.time != q[j].c.time {
-		return q[i].c.time > q[j].c.time
-	}
-	return q[i].seq < q[j].seq
-}
-func (q blameQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *blameQueue) Push(x any)   { *q = append(*q, x.(*blameSuspect)) }
-func (q *blameQueue) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return n
-}
+func (s *blameSuspect) order() (int64, int) { return s.c.time, s.seq }
 
 type blamer struct {
 	r       *Repo
-	q       blameQueue
+	q       commitQueue[*blameSuspect]
 	byKey   map[string]*blameSuspect
 	seq     int
 	records *lru[plumbing.Hash, [][]byte]

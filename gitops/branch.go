@@ -187,13 +187,9 @@ func (r *Repo) SwitchBranch(ctx context.Context, name string, onTouch func(Touch
 	if h.branch == ref.String() {
 		return &BranchResult{OK: true, SHA: target.String(), Summary: "Already on " + name}, nil
 	}
-	var fromTree plumbing.Hash
-	if !h.unborn() {
-		c, err := r.readCommit(h.hash)
-		if err != nil {
-			return nil, err
-		}
-		fromTree = c.tree
+	fromTree, err := r.headTree(h)
+	if err != nil {
+		return nil, err
 	}
 	tc, err := r.readCommit(target)
 	if err != nil {

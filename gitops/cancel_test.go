@@ -56,7 +56,8 @@ func TestSyncSSHCancel(t *testing.T) {
 	}
 }
 
-// silentRemoteNotify is silentRemote, telling accepted of each connection.
+// silentRemoteNotify is silentRemote, telling accepted (when not nil) of
+// each connection it has room for.
 func silentRemoteNotify(t *testing.T, accepted chan<- struct{}) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

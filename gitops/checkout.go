@@ -52,7 +52,11 @@ type worktreeChange struct {
 // source in a refusal ("the upstream commit 1a2b3c4").
 func (r *Repo) checkoutFiles(h plumbing.Hash, what string) (map[string]treeEntry, error) {
 	out := map[string]treeEntry{}
-	if err := r.checkoutWalk(h, "", out); err != nil {
+	err := r.flatTreeV(h, "", true, func(p string, e treeEntry) error {
+		out[p] = e
+		return nil
+	})
+	if err != nil {
 		var ue *UnsafePathError
 		if errors.As(err, &ue) {
 			return nil, r.refuseTree(ue, what)
@@ -60,27 +64,6 @@ func (r *Repo) checkoutFiles(h plumbing.Hash, what string) (map[string]treeEntry
 		return nil, err
 	}
 	return out, nil
-}
-
-func (r *Repo) checkoutWalk(h plumbing.Hash, prefix string, out map[string]treeEntry) error {
-	ents, err := r.readTree(h)
-	if err != nil {
-		return err
-	}
-	if err := verifyTreeEntries(prefix, ents); err != nil {
-		return err
-	}
-	for _, e := range ents {
-		p := joinPath(prefix, e.name)
-		if e.isDir() {
-			if err := r.checkoutWalk(e.hash, p, out); err != nil {
-				return err
-			}
-			continue
-		}
-		out[p] = e
-	}
-	return nil
 }
 
 // refuseTree is the error of an operation refused for an unsafe entry.

@@ -68,13 +68,9 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 			return nil, err
 		}
 	}
-	var headTree plumbing.Hash
-	if !h.unborn() {
-		c, err := r.readCommit(h.hash)
-		if err != nil {
-			return nil, err
-		}
-		headTree = c.tree
+	headTree, err := r.headTree(h)
+	if err != nil {
+		return nil, err
 	}
 
 	// commitIdx is what the commit records; idx what the index holds after.

@@ -59,15 +59,7 @@ func (g *gitConfig) get(section, subsection, key string) (string, bool) {
 			if !s.IsName(section) {
 				continue
 			}
-			opts := s.Options
-			if subsection != "" {
-				opts = nil
-				for _, ss := range s.Subsections {
-					if ss.IsName(subsection) {
-						opts = append(opts, ss.Options...)
-					}
-				}
-			}
+			opts := sectionOptions(s, subsection)
 			for j := len(opts) - 1; j >= 0; j-- {
 				if opts[j].IsKey(key) {
 					return opts[j].Value, true
@@ -76,6 +68,21 @@ func (g *gitConfig) get(section, subsection, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sectionOptions is s's own options, or with a subsection named, the
+// options of every subsection of s by that name, in file order.
+func sectionOptions(s *format.Section, subsection string) format.Options {
+	if subsection == "" {
+		return s.Options
+	}
+	var opts format.Options
+	for _, ss := range s.Subsections {
+		if ss.IsName(subsection) {
+			opts = append(opts, ss.Options...)
+		}
+	}
+	return opts
 }
 
 // all returns every value of a multi-valued key, lowest layer first, in
@@ -87,15 +94,7 @@ func (g *gitConfig) all(section, subsection, key string) []string {
 			if !s.IsName(section) {
 				continue
 			}
-			opts := s.Options
-			if subsection != "" {
-				opts = nil
-				for _, ss := range s.Subsections {
-					if ss.IsName(subsection) {
-						opts = append(opts, ss.Options...)
-					}
-				}
-			}
+			opts := sectionOptions(s, subsection)
 			for _, o := range opts {
 				if o.IsKey(key) {
 					out = append(out, o.Value)

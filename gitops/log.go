@@ -42,7 +42,7 @@ type LogEntry struct {
 // logWalk yields commits newest first, as git's default revision walk.
 type logWalk struct {
 	r    *Repo
-	q    logQueue
+	q    commitQueue[logItem]
 	seen map[plumbing.Hash]bool
 	seq  int
 }
@@ -53,23 +53,7 @@ type logItem struct {
 	seq  int
 }
 
-type logQueue []logItem
-
-func (q logQueue) Len() int { return len(q) }
-func (q logQueue) Less(i, j int) bool {
-	if q[i].c.time != q[j].c.time {
-		return q[i].c.time > q[j].c.time
-	}
-	return q[i].seq < q[j].seq
-}
-func (q logQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *logQueue) Push(x any)   { *q = append(*q, x.(logItem)) }
-func (q *logQueue) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return n
-}
+func (it logItem) order() (int64, int) { return it.c.time, it.seq }
 
 func (w *logWalk) push(h plumbing.Hash) error {
 	if w.seen[h] {

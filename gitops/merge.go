@@ -98,13 +98,9 @@ func (r *Repo) merge(ctx context.Context, opt mergeOptions) (*MergeResult, error
 		who = Identity{Name: "editord", Email: "editord@localhost", When: time.Now()}
 	}
 	if ff {
-		var oldTree plumbing.Hash
-		if !h.unborn() {
-			c, err := r.readCommit(h.hash)
-			if err != nil {
-				return nil, err
-			}
-			oldTree = c.tree
+		oldTree, err := r.headTree(h)
+		if err != nil {
+			return nil, err
 		}
 		tc, err := r.readCommit(opt.theirs)
 		if err != nil {

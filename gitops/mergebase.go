@@ -18,7 +18,7 @@ func (r *Repo) mergeBase(a, b plumbing.Hash) (plumbing.Hash, bool, error) {
 	}
 	const stale = 4
 	nodes := map[plumbing.Hash]*walkNode{}
-	var q walkQueue
+	var q commitQueue[*walkNode]
 	push := func(h plumbing.Hash, flags uint8) error {
 		n := nodes[h]
 		if n == nil {

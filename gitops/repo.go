@@ -248,6 +248,18 @@ func (h head) unborn() bool { return h.hash.IsZero() }
 // shortBranch is the branch name without refs/heads/.
 func (h head) shortBranch() string { return strings.TrimPrefix(h.branch, "refs/heads/") }
 
+// headTree is the tree of h's commit, zero on an unborn branch.
+func (r *Repo) headTree(h head) (plumbing.Hash, error) {
+	if h.unborn() {
+		return plumbing.ZeroHash, nil
+	}
+	c, err := r.readCommit(h.hash)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return c.tree, nil
+}
+
 func (r *Repo) head() (head, error) {
 	ref, err := r.st.Reference(plumbing.HEAD)
 	if err != nil {

@@ -98,13 +98,28 @@ type walkNode struct {
 	queued  bool
 }
 
-type walkQueue []*walkNode
+func (n *walkNode) order() (int64, int) { return n.time, 0 }
 
-func (q walkQueue) Len() int           { return len(q) }
-func (q walkQueue) Less(i, j int) bool { return q[i].time > q[j].time }
-func (q walkQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *walkQueue) Push(x any)        { *q = append(*q, x.(*walkNode)) }
-func (q *walkQueue) Pop() any {
+// dated is what a commitQueue orders by: the commit time, then a sequence
+// number among commits of the same time (lower first).
+type dated interface{ order() (time int64, seq int) }
+
+// commitQueue is a container/heap of commits, newest first, for the
+// history walks (ahead/behind, merge base, upload, log, blame).
+type commitQueue[T dated] []T
+
+func (q commitQueue[T]) Len() int { return len(q) }
+func (q commitQueue[T]) Less(i, j int) bool {
+	ti, si := q[i].order()
+	tj, sj := q[j].order()
+	if ti != tj {
+		return ti > tj
+	}
+	return si < sj
+}
+func (q commitQueue[T]) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue[T]) Push(x any)   { *q = append(*q, x.(T)) }
+func (q *commitQueue[T]) Pop() any {
 	old := *q
 	n := old[len(old)-1]
 	*q = old[:len(old)-1]
@@ -121,7 +136,7 @@ func (r *Repo) aheadBehind(a, b plumbing.Hash) (ahead, behind int, err error) {
 		return 0, 0, nil
 	}
 	nodes := map[plumbing.Hash]*walkNode{}
-	var q walkQueue
+	var q commitQueue[*walkNode]
 	pending := 0 // queued nodes not yet reachable from both sides
 	load := func(h plumbing.Hash) (*walkNode, error) {
 		if n := nodes[h]; n != nil {

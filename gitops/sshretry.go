@@ -36,7 +36,7 @@ func (t closeRace) NewUploadPackSession(ep *transport.Endpoint, auth transport.A
 	if err != nil {
 		return nil, err
 	}
-	return &raceUpload{UploadPackSession: s, t: t.Transport, ep: ep, auth: auth}, nil
+	return &raceUpload{UploadPackSession: s, redial: redial{t.Transport, ep, auth}}, nil
 }
 
 func (t closeRace) NewReceivePackSession(ep *transport.Endpoint, auth transport.AuthMethod) (transport.ReceivePackSession, error) {
@@ -44,14 +44,19 @@ func (t closeRace) NewReceivePackSession(ep *transport.Endpoint, auth transport.
 	if err != nil {
 		return nil, err
 	}
-	return &raceReceive{ReceivePackSession: s, t: t.Transport, ep: ep, auth: auth}, nil
+	return &raceReceive{ReceivePackSession: s, redial: redial{t.Transport, ep, auth}}, nil
+}
+
+// redial is what a session that lost the race needs to open a new one.
+type redial struct {
+	t    transport.Transport
+	ep   *transport.Endpoint
+	auth transport.AuthMethod
 }
 
 type raceUpload struct {
 	transport.UploadPackSession
-	t    transport.Transport
-	ep   *transport.Endpoint
-	auth transport.AuthMethod
+	redial
 }
 
 // UploadPack asks again, on a new session, when the request was sent but
@@ -78,9 +83,7 @@ func lostCloseRace(err error) bool {
 
 type raceReceive struct {
 	transport.ReceivePackSession
-	t    transport.Transport
-	ep   *transport.Endpoint
-	auth transport.AuthMethod
+	redial
 }
 
 // ReceivePack, when closing the channel lost the race, reads the remote's

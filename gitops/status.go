@@ -107,13 +107,9 @@ func (r *Repo) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st := &Status{Branch: h.shortBranch(), Head: h.hash}
-	var headTree plumbing.Hash
-	if !h.unborn() {
-		c, err := r.readCommit(h.hash)
-		if err != nil {
-			return nil, err
-		}
-		headTree = c.tree
+	headTree, err := r.headTree(h)
+	if err != nil {
+		return nil, err
 	}
 
 	var (

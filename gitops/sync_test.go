@@ -2,7 +2,6 @@ package gitops
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -265,29 +264,7 @@ func TestSyncTimeout(t *testing.T) {
 
 // silentRemote listens on loopback, accepts connections, holds them open
 // and says nothing. It returns the address.
-func silentRemote(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		var held []net.Conn
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-		}
-	}()
-	return ln.Addr().String()
-}
+func silentRemote(t *testing.T) string { return silentRemoteNotify(t, nil) }
 
 // wantTimeout fetches with a 300 ms git_timeout_ms from a remote that
 // never answers: the sync must end, timed out, well within seconds.

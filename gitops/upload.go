@@ -218,18 +218,7 @@ type upNode struct {
 	queued bool
 }
 
-type upQueue []*upNode
-
-func (q upQueue) Len() int           { return len(q) }
-func (q upQueue) Less(i, j int) bool { return q[i].time > q[j].time }
-func (q upQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *upQueue) Push(x any)        { *q = append(*q, x.(*upNode)) }
-func (q *upQueue) Pop() any {
-	old := *q
-	n := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return n
-}
+func (n *upNode) order() (int64, int) { return n.time, 0 }
 
 // objectsToSend lists the objects reachable from wants that are not
 // reachable from haves.
@@ -272,7 +261,7 @@ func objectsToSend(ctx context.Context, st storer.EncodedObjectStorer, repo *Rep
 	}
 	// The commit walk.
 	nodes := map[plumbing.Hash]*upNode{}
-	var q upQueue
+	var q commitQueue[*upNode]
 	pending := 0 // queued commits the client does not have
 	var push func(h plumbing.Hash, have bool) error
 	markHave := func(n *upNode) {

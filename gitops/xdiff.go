@@ -140,20 +140,23 @@ func xprepare(a, b [][]byte) (*xfile, *xfile) {
 		j++
 	}
 	cl := newClassifier(len(a) - i - j + len(b) - i - j)
-	mk := func(recs [][]byte) *xfile {
-		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
-		for k := range f.ha {
-			f.ha[k] = -1
-		}
-		f.dstart, f.dend = i, len(recs)-j-1
-		for k := f.dstart; k <= f.dend; k++ {
-			f.ha[k] = cl.intern(recs[k])
-		}
-		return f
-	}
-	x1, x2 := mk(a), mk(b)
+	x1, x2 := newXfile(a, cl, i, len(a)-j-1), newXfile(b, cl, i, len(b)-j-1)
 	xcleanup(x1, x2, len(cl.reps))
 	return x1, x2
+}
+
+// newXfile is a file of recs whose records dstart..dend are classified
+// now; the others (-1) only when sliding needs them.
+func newXfile(recs [][]byte, cl *classifier, dstart, dend int) *xfile {
+	f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
+	for k := range f.ha {
+		f.ha[k] = -1
+	}
+	f.dstart, f.dend = dstart, dend
+	for k := f.dstart; k <= f.dend; k++ {
+		f.ha[k] = cl.intern(recs[k])
+	}
+	return f
 }
 
 // xcleanup marks records without a match in the other file as changed
@@ -481,14 +484,20 @@ func xdiff(a, b [][]byte, opt xdiffOptions) []xchange {
 // xdiffFiles runs the diff and leaves the changed marks in the files.
 func xdiffFiles(a, b [][]byte, opt xdiffOptions) (*xfile, *xfile) {
 	x1, x2 := xprepare(a, b)
+	xsearchAll(x1, x2)
+	xcompact(x1, x2, opt.indentHeuristic)
+	xcompact(x2, x1, opt.indentHeuristic)
+	return x1, x2
+}
+
+// xsearchAll marks the changed records among those xcleanup left for the
+// search, with git's cost limits.
+func xsearchAll(x1, x2 *xfile) {
 	n1, n2 := len(x1.rindex), len(x2.rindex)
 	ndiags := n1 + n2 + 3
 	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: n2 + 1,
 		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
 	s.compare(0, n1, 0, n2, false)
-	xcompact(x1, x2, opt.indentHeuristic)
-	xcompact(x2, x1, opt.indentHeuristic)
-	return x1, x2
 }
 
 // xbuildScript collects the changed groups into hunks.
@@ -772,22 +781,7 @@ func xcountChanges(a, b []byte) (removed, added int) {
 	if bytes.Equal(a, b) {
 		return 0, 0
 	}
-	// Common prefix, cut back to a line start.
-	p := commonPrefixLen(a, b)
-	if p < len(a) || p < len(b) {
-		p = bytes.LastIndexByte(a[:p], '\n') + 1
-	}
-	// Common suffix of whole lines after the prefix. A last line without
-	// a newline only matches its exact twin, so the suffix must start
-	// after a newline (or at the prefix end) on both sides.
-	sfx := commonSuffixLen(a, b, min(len(a)-p, len(b)-p))
-	for sfx > 0 {
-		ia, ib := len(a)-sfx, len(b)-sfx
-		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
-			break
-		}
-		sfx--
-	}
+	p, sfx := commonLineEnds(a, b)
 	prefix, suffix := a[:p], a[len(a)-sfx:]
 	mid1, mid2 := splitRecords(a[p:len(a)-sfx]), splitRecords(b[p:len(b)-sfx])
 	shared := bytes.Count(prefix, []byte{'\n'}) + countRecords(suffix)
@@ -796,24 +790,12 @@ func xcountChanges(a, b []byte) (removed, added int) {
 		return len(mid1), len(mid2)
 	}
 	cl := newClassifier(len(mid1) + len(mid2))
-	mk := func(recs [][]byte) *xfile {
-		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
-		f.dstart, f.dend = 0, len(recs)-1
-		for k := range recs {
-			f.ha[k] = cl.intern(recs[k])
-		}
-		return f
-	}
-	x1, x2 := mk(mid1), mk(mid2)
+	x1, x2 := newXfile(mid1, cl, 0, len(mid1)-1), newXfile(mid2, cl, 0, len(mid2)-1)
 	nclass := len(cl.reps)
 	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
 		countShared(cl, nclass, [][]byte{prefix, suffix}, cnt1, cnt2)
 	})
-	nd1, nd2 := len(x1.rindex), len(x2.rindex)
-	ndiags := nd1 + nd2 + 3
-	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: nd2 + 1,
-		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
-	s.compare(0, nd1, 0, nd2, false)
+	xsearchAll(x1, x2)
 	for i := range mid1 {
 		if x1.changed(i) {
 			removed++
@@ -872,16 +854,7 @@ func xsames(theirs, mine []byte) ([]sameRun, int) {
 		return []sameRun{{0, 0, nMine}}, nMine
 	}
 	a, b := theirs, mine
-	p := commonPrefixLen(a, b)
-	p = bytes.LastIndexByte(a[:p], '\n') + 1
-	sfx := commonSuffixLen(a, b, min(len(a)-p, len(b)-p))
-	for sfx > 0 {
-		ia, ib := len(a)-sfx, len(b)-sfx
-		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
-			break
-		}
-		sfx--
-	}
+	p, sfx := commonLineEnds(a, b)
 	const margin = 32
 	// The window starts margin lines before the first difference.
 	ws := p
@@ -909,28 +882,15 @@ func xsames(theirs, mine []byte) ([]sameRun, int) {
 	outside := [][]byte{a[:ws], suffix[we:]}
 	n1, n2 := countRecords(a), nMine
 	cl := newClassifier(len(wa) + len(wb))
-	mk := func(recs [][]byte) *xfile {
-		f := &xfile{recs: recs, nrec: len(recs), ha: make([]int32, len(recs)), cl: cl, chg: make([]bool, len(recs)+2)}
-		for k := range f.ha {
-			f.ha[k] = -1
-		}
-		f.dstart, f.dend = pre, len(recs)-post-1
-		for k := f.dstart; k <= f.dend; k++ {
-			f.ha[k] = cl.intern(recs[k])
-		}
+	x1, x2 := newXfile(wa, cl, pre, len(wa)-post-1), newXfile(wb, cl, pre, len(wb)-post-1)
+	for _, f := range []*xfile{x1, x2} {
 		f.cutStart, f.cutEnd = ws > 0, len(suffix)-we > 0
-		return f
 	}
-	x1, x2 := mk(wa), mk(wb)
 	nclass := len(cl.reps)
 	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
 		countShared(cl, nclass, outside, cnt1, cnt2)
 	})
-	nd1, nd2 := len(x1.rindex), len(x2.rindex)
-	ndiags := nd1 + nd2 + 3
-	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: nd2 + 1,
-		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
-	s.compare(0, nd1, 0, nd2, false)
+	xsearchAll(x1, x2)
 	xcompact(x1, x2, false)
 	xcompact(x2, x1, false)
 	if x1.edge || x2.edge {
@@ -960,7 +920,25 @@ func xsames(theirs, mine []byte) ([]sameRun, int) {
 	return out, nMine
 }
 
-// commonPrefix is the length of the longest common prefix of a and b,
+// commonLineEnds is the byte lengths of the longest common prefix and
+// suffix of two different a and b that are whole lines and do not
+// overlap. A last line without a newline only matches its exact twin, so
+// the suffix starts after a newline (or at the prefix end) on both sides.
+func commonLineEnds(a, b []byte) (p, sfx int) {
+	p = commonPrefixLen(a, b)
+	p = bytes.LastIndexByte(a[:p], '\n') + 1
+	sfx = commonSuffixLen(a, b, min(len(a)-p, len(b)-p))
+	for sfx > 0 {
+		ia, ib := len(a)-sfx, len(b)-sfx
+		if (ia == p || a[ia-1] == '\n') && (ib == p || b[ib-1] == '\n') {
+			break
+		}
+		sfx--
+	}
+	return p, sfx
+}
+
+// commonPrefixLen is the length of the longest common prefix of a and b,
 // compared a block at a time.
 func commonPrefixLen(a, b []byte) int {
 	n := min(len(a), len(b))

@@ -68,11 +68,36 @@ func renderFields(r *rend, resp any, skip ...string) {
 			}
 			continue
 		}
-		if !r.line(name + ": " + scalar(fv)) {
+		if fv.Kind() == reflect.Slice && fv.Type().Elem().Kind() == reflect.String && fv.Len() > 1 {
+			// A list of paths (conflicts, files): one per line, counted
+			// when the budget cuts it.
+			if !r.linef("%s (%d):", name, fv.Len()) {
+				return
+			}
+			for k := range fv.Len() {
+				if !r.line("  " + fv.Index(k).String()) {
+					r.note("… %d more %s not shown (the %d KiB text budget)", fv.Len()-k, name, textBudget>>10)
+					r.full = false
+					r.limit = r.b.Len() // nothing more fits
+					return
+				}
+			}
+			continue
+		}
+		line := name + ": " + scalar(fv)
+		if len(line) > maxFieldBytes {
+			// A summary naming thousands of conflicts: its beginning.
+			cut := cutString(line, maxFieldBytes)
+			line = fmt.Sprintf("%s…(+%d bytes)", cut, len(line)-len(cut))
+		}
+		if !r.line(line) {
 			return
 		}
 	}
 }
+
+// maxFieldBytes is the longest one-line field the fallback shows whole.
+const maxFieldBytes = 4000
 
 // scalar is one value on a line: strings unquoted, the rest compact JSON.
 func scalar(v reflect.Value) string {

@@ -12,20 +12,23 @@ import (
 // search and the tab set.
 
 func init() {
-	renderers["editor::open"] = func(r *rend, v any) bool { return renderOpen(r, v.(*editor.OpenResponse)) }
-	renderers["editor::git::show"] = func(r *rend, v any) bool { return renderShow(r, v.(*editor.GitShowResponse)) }
-	renderers["editor::save"] = func(r *rend, v any) bool { return renderSave(r, v.(*editor.SaveResponse)) }
-	renderers["editor::edit"] = func(r *rend, v any) bool { return renderEdit(r, v.(*editor.EditResponse)) }
-	renderers["editor::diff"] = func(r *rend, v any) bool { return renderDiff(r, v.(*editor.DiffResponse)) }
-	renderers["editor::tree"] = func(r *rend, v any) bool { return renderTree(r, v.(*editor.TreeResponse)) }
-	renderers["editor::find"] = func(r *rend, v any) bool { return renderFind(r, v.(*editor.FindResponse)) }
-	renderers["editor::search"] = func(r *rend, v any) bool { return renderSearch(r, v.(*editor.SearchResponse)) }
-	renderers["editor::workspace::get"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
-	renderers["editor::workspace::open"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
+	renderers["editor::open"] = typed(renderOpen)
+	renderers["editor::git::show"] = typed(renderShow)
+	renderers["editor::save"] = typed(renderSave)
+	renderers["editor::edit"] = typed(renderEdit)
+	renderers["editor::diff"] = typed(renderDiff)
+	renderers["editor::tree"] = typed(renderTree)
+	renderers["editor::find"] = typed(renderFind)
+	renderers["editor::search"] = typed(renderSearch)
+	renderers["editor::workspace::get"] = typed(renderView)
+	renderers["editor::workspace::open"] = typed(renderView)
 	renderers["editor::buffers::list"] = func(r *rend, v any) bool {
 		b := v.(*editor.BuffersListResponse)
 		r.line("root: " + b.Root)
-		return renderTabs(r, b.Buffers)
+		if renderTabs(r, b.Buffers, b.BuffersTotal) && b.More > 0 {
+			r.note("… %d more buffers past this page; call %s with offset: %d", b.More, r.name("editor::buffers::list"), b.BuffersTotal-b.More)
+		}
+		return true
 	}
 }
 
@@ -73,21 +76,33 @@ func renderShow(r *rend, o *editor.GitShowResponse) bool {
 		r.linef("%s does not exist at %s", o.Path, o.Rev)
 		return true
 	}
-	total := len(splitLines(o.Content))
-	r.linef("%s at %s (%s)", o.Path, o.Rev, plural(total, "line", "lines"))
-	if last := numberedLines(r, o.Content, 1); last < total {
-		r.note("… lines %d–%d not shown (the %d KiB text budget)", last+1, total, textBudget>>10)
+	switch {
+	case o.TotalLines == 0:
+		r.linef("%s at %s (empty)", o.Path, o.Rev)
+	case o.EndLine < o.StartLine:
+		r.linef("%s at %s (no lines from %d: the file has %d)", o.Path, o.Rev, o.StartLine, o.TotalLines)
+	default:
+		r.linef("%s at %s (lines %d–%d of %d)", o.Path, o.Rev, o.StartLine, o.EndLine, o.TotalLines)
+	}
+	if last := numberedLines(r, o.Content, o.StartLine); last < o.EndLine {
+		r.note("… lines %d–%d not shown (the %d KiB text budget); call %s with offset: %d, limit: %d to read on", last+1, o.EndLine, textBudget>>10, r.name("editor::git::show"), last+1, min(o.EndLine-last, 400))
 	}
 	return true
 }
 
 // patchLines writes a patch line by line; past the budget it lists the
-// hunk headers it did not reach, so the caller knows which lines to read.
-func patchLines(r *rend, patch string) {
+// hunk headers it did not reach, so the caller knows which lines to read,
+// or for a patch of several files the files it did not finish, followed
+// by hint (how to get one file's part).
+func patchLines(r *rend, patch string, hint ...string) {
 	lines := strings.Split(strings.TrimSuffix(patch, "\n"), "\n")
 	for i, l := range lines {
 		if r.line(l) {
 			continue
+		}
+		if files := patchFiles(lines, i); files != "" {
+			r.note("… %d more patch lines not shown (the %d KiB text budget); files not shown, in whole or in part: %s%s", len(lines)-i, textBudget>>10, files, strings.Join(hint, ""))
+			return
 		}
 		var rest []string
 		for _, h := range lines[i:] {
@@ -101,6 +116,42 @@ func patchLines(r *rend, patch string) {
 		r.note("… %d more patch lines not shown (the %d KiB text budget); hunks not shown: %s", len(lines)-i, textBudget>>10, strings.Join(rest, ", "))
 		return
 	}
+}
+
+// patchFiles lists the files of a patch of several files ("diff --git"
+// sections) from the one that line cut is in to the end, with a count;
+// "" for a patch of one file.
+func patchFiles(lines []string, cut int) string {
+	var names []string
+	current, sections := "", 0
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, "diff --git a/")
+		if !ok {
+			continue
+		}
+		sections++
+		name := rest
+		if len(rest) >= 3 {
+			name = rest[:(len(rest)-3)/2]
+		}
+		if i < cut {
+			current = name
+		} else {
+			names = append(names, name)
+		}
+	}
+	if sections < 2 {
+		return ""
+	}
+	if current != "" && !strings.HasPrefix(lines[cut], "diff --git ") {
+		names = append([]string{current}, names...)
+	}
+	const show = 20
+	list := strings.Join(names[:min(len(names), show)], ", ")
+	if len(names) > show {
+		list += fmt.Sprintf(" and %d more", len(names)-show)
+	}
+	return fmt.Sprintf("%s (%d)", list, len(names))
 }
 
 func renderSave(r *rend, o *editor.SaveResponse) bool {
@@ -132,7 +183,7 @@ func renderEdit(r *rend, o *editor.EditResponse) bool {
 		r.linef("edited %s: version %s, +%d -%d (%s)", o.Path, o.Version, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"))
 	}
 	if o.Patch == "" {
-		r.line("(no patch: the file is over max_diff_bytes)")
+		r.line("(no patch: what changed is over max_diff_bytes)")
 		return true
 	}
 	patchLines(r, o.Patch)
@@ -157,6 +208,7 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 		top = "."
 	}
 	r.line(top + "/")
+	shown := 0
 	var walk func(es []editor.TreeEntry, indent string) bool
 	walk = func(es []editor.TreeEntry, indent string) bool {
 		for _, e := range es {
@@ -172,6 +224,7 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 			if !r.line(indent + name) {
 				return false
 			}
+			shown++
 			if !walk(e.Children, indent+"  ") {
 				return false
 			}
@@ -184,7 +237,11 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 	complete := walk(o.Entries, "  ")
 	switch {
 	case !complete:
-		r.note("… the listing does not fit the %d KiB text budget; pass a narrower path or a smaller max_entries", textBudget>>10)
+		left := countEntries(o.Entries) - shown
+		if o.Truncated {
+			left += o.Omitted
+		}
+		r.note("… %d more entries not shown (the %d KiB text budget); pass a narrower path, or a smaller max_entries or max_depth", left, textBudget>>10)
 	case o.Truncated:
 		n := fmt.Sprint(o.Omitted)
 		if o.Scanned >= 10_000 {
@@ -193,6 +250,15 @@ func renderTree(r *rend, o *editor.TreeResponse) bool {
 		r.note("… %s more entries within max_depth not listed (\"… N more\" marks where); pass max_entries (up to 10000), a deeper path, or a smaller max_depth", n)
 	}
 	return true
+}
+
+// countEntries counts the entries of a listing, children included.
+func countEntries(es []editor.TreeEntry) int {
+	n := len(es)
+	for _, e := range es {
+		n += countEntries(e.Children)
+	}
+	return n
 }
 
 func renderFind(r *rend, o *editor.FindResponse) bool {
@@ -245,7 +311,12 @@ func renderSearch(r *rend, o *editor.SearchResponse) bool {
 			for _, g := range o.Files[i:] {
 				left += max(len(g.Hits), 1)
 			}
-			r.note("… %d files (%d matches) not shown (the %d KiB text budget); narrow pattern/include_glob, or pass output: \"files\" or \"count\"", len(o.Files)-i, left, textBudget>>10)
+			switch mode {
+			case "lines":
+				r.note("… %d files (%d matches) not shown (the %d KiB text budget); narrow pattern/include_glob, or pass output: \"files\" or \"count\"", len(o.Files)-i, left, textBudget>>10)
+			default:
+				r.note("… %d files not shown (the %d KiB text budget); narrow pattern, include_glob or exclude_glob", len(o.Files)-i, textBudget>>10)
+			}
 			return true
 		}
 	}
@@ -292,27 +363,48 @@ func searchFile(r *rend, f editor.SearchFile, gap bool) bool {
 
 func renderView(r *rend, v *editor.WorkspaceView) bool {
 	r.line("root: " + v.Root)
-	if !renderTabs(r, v.Buffers) {
+	if !renderTabs(r, v.Buffers, v.BuffersTotal) {
 		return true
 	}
 	if len(v.Expanded) > 0 {
-		r.line("expanded: " + strings.Join(v.Expanded, ", "))
+		head := "expanded: "
+		if len(v.Expanded) < v.ExpandedTotal {
+			head = fmt.Sprintf("expanded (%d of %d): ", len(v.Expanded), v.ExpandedTotal)
+		}
+		r.line(head + strings.Join(v.Expanded, ", "))
 	}
 	if v.Focus != nil {
 		r.line(focusLine(v.Focus))
 	}
+	if len(v.Detached) > 0 {
+		r.linef("%s (closed or deleted elsewhere; open the file to see it):", plural(len(v.Detached), "unsaved draft of a file not open", "unsaved drafts of files not open"))
+		for _, b := range v.Detached {
+			r.line("  " + b.Path)
+		}
+	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
+	if v.More > 0 {
+		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
+	}
 	return true
 }
 
-// renderTabs lists the open buffers, one "path  version" line each.
-func renderTabs(r *rend, bufs []workspace.Buffer) bool {
-	if len(bufs) == 0 {
+// renderTabs lists the open buffers, one "path  version" line each; total
+// is how many are open in all (0: as many as listed).
+func renderTabs(r *rend, bufs []workspace.Buffer, total int) bool {
+	switch {
+	case len(bufs) == 0 && total > len(bufs):
+		r.linef("no open buffers on this page (%d in all)", total)
+		return true
+	case len(bufs) == 0:
 		r.line("no open buffers")
 		return true
+	case total > len(bufs):
+		r.linef("%d of %d open buffers:", len(bufs), total)
+	default:
+		r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
 	}
-	r.linef("%s:", plural(len(bufs), "open buffer", "open buffers"))
 	for i, b := range bufs {
 		line := fmt.Sprintf("  %s  %s", b.Path, b.Version)
 		if b.Dirty {

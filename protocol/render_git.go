@@ -12,9 +12,9 @@ import (
 // functions that answer with the tab set after changing files.
 
 func init() {
-	renderers["editor::git::status"] = func(r *rend, v any) bool { return renderStatus(r, v.(*editor.GitStatusResponse)) }
-	renderers["editor::git::hunks"] = func(r *rend, v any) bool { return renderHunks(r, v.(*editor.GitHunksResponse)) }
-	renderers["editor::changes"] = func(r *rend, v any) bool { return renderChanges(r, v.(*editor.ChangesResponse)) }
+	renderers["editor::git::status"] = typed(renderStatus)
+	renderers["editor::git::hunks"] = typed(renderHunks)
+	renderers["editor::changes"] = typed(renderChanges)
 	renderers["editor::move"] = func(r *rend, v any) bool {
 		o := v.(*editor.MoveResponse)
 		r.linef("moved %s -> %s (%s remapped; %s open)", o.From, o.To, plural(o.Remapped, "buffer or folder", "buffers and folders"), plural(len(o.Buffers), "buffer", "buffers"))
@@ -32,7 +32,7 @@ func init() {
 		} else {
 			r.line("closed")
 		}
-		return renderTabs(r, o.Buffers)
+		return renderTabs(r, o.Buffers, 0)
 	}
 }
 
@@ -147,6 +147,10 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 	}
 	if noPatch > 0 {
 		r.note("… the patches of %s are left out (the %d KiB text budget); %s gives one file's diff", plural(noPatch, "event", "events"), textBudget>>10, r.name("editor::git::hunks"))
+	}
+	if o.More > 0 {
+		r.note("… %s after these (limit); call %s with since: %s for them", plural(o.More, "more event", "more events"), r.name("editor::changes"), o.Cursor)
+		return true
 	}
 	r.note("cursor: %s (pass it as since next time)", o.Cursor)
 	return true

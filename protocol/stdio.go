@@ -29,6 +29,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/editord/editord/editor/jsonscan"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -151,87 +152,11 @@ func parseToolCall(line []byte) (toolCall, bool) {
 // JSON), its key decoded and its value as a slice of v; false when v is
 // not an object or fn says so.
 func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
-	i := skipWS(v, 0)
-	if i >= len(v) || v[i] != '{' {
-		return false
-	}
-	i = skipWS(v, i+1)
-	if i < len(v) && v[i] == '}' {
-		return true
-	}
-	for i < len(v) {
-		ke, ok := stringEnd(v, i)
-		if !ok {
-			return false
-		}
+	_, ok := jsonscan.Members(v, func(k, val []byte) bool {
 		var key string
-		if json.Unmarshal(v[i:ke], &key) != nil {
-			return false
-		}
-		i = skipWS(v, ke)
-		if i >= len(v) || v[i] != ':' {
-			return false
-		}
-		vs := skipWS(v, i+1)
-		ve, ok := valueEnd(v, vs)
-		if !ok || !fn(key, v[vs:ve]) {
-			return false
-		}
-		i = skipWS(v, ve)
-		if i < len(v) && v[i] == '}' {
-			return true
-		}
-		if i >= len(v) || v[i] != ',' {
-			return false
-		}
-		i = skipWS(v, i+1)
-	}
-	return false
-}
-
-func skipWS(v []byte, i int) int {
-	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the end of the JSON value starting at v[i] (valid
-// JSON): strings quote to quote, objects and arrays by depth.
-func valueEnd(v []byte, i int) (int, bool) {
-	if i >= len(v) {
-		return 0, false
-	}
-	switch v[i] {
-	case '"':
-		return stringEnd(v, i)
-	case '{', '[':
-		depth := 0
-		for i < len(v) {
-			switch v[i] {
-			case '"':
-				e, ok := stringEnd(v, i)
-				if !ok {
-					return 0, false
-				}
-				i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	}
-	j := i
-	for j < len(v) && v[j] != ',' && v[j] != '}' && v[j] != ']' && v[j] != ' ' && v[j] != '\t' && v[j] != '\n' && v[j] != '\r' {
-		j++
-	}
-	return j, j > i
+		return json.Unmarshal(k, &key) == nil && fn(key, val)
+	})
+	return ok
 }
 
 // serve handles line if it is a plain tools/call (true), or a cancellation
@@ -356,7 +281,7 @@ func numbersFit(v []byte) bool {
 	for i := 0; i < len(v); {
 		switch c := v[i]; {
 		case c == '"':
-			end, ok := stringEnd(v, i)
+			end, ok := jsonscan.StringEnd(v, i)
 			if !ok {
 				return true // not valid JSON: the decoder said otherwise already
 			}
@@ -375,27 +300,6 @@ func numbersFit(v []byte) bool {
 		}
 	}
 	return true
-}
-
-// stringEnd returns the end (past the closing quote) of the JSON string
-// starting at v[i] == '"', jumping from quote to quote (memchr speed): a
-// quote after an odd run of backslashes is escaped.
-func stringEnd(v []byte, i int) (int, bool) {
-	start := i + 1
-	for j := start; ; {
-		k := bytes.IndexByte(v[j:], '"')
-		if k < 0 {
-			return 0, false
-		}
-		q, n := j+k, 0
-		for q-1-n >= start && v[q-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, true
-		}
-		j = q + 1
-	}
 }
 
 // plainID is a JSON-RPC id of the spec's kinds: a string or a number.

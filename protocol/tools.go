@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,7 +23,9 @@ func Tool(f *editor.Function) mcp.Tool {
 	inSchema := f.InputSchema()
 	renameDescriptions(inSchema)
 	in, _ := marshalJSON(inSchema)
-	out, _ := marshalJSON(f.OutputSchema())
+	outSchema := f.OutputSchema()
+	renameDescriptions(outSchema)
+	out, _ := marshalJSON(outSchema)
 	a := f.Annotations
 	return mcp.Tool{
 		Name:            ToolName(f.ID),
@@ -63,6 +67,7 @@ func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs
 	if err != nil {
 		return ErrorResult(err)
 	}
+	renameProse(reflect.ValueOf(resp))
 	body, err := marshalJSON(resp)
 	if err != nil {
 		return ErrorResult(err)
@@ -71,6 +76,75 @@ func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs
 		Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
 		StructuredContent: json.RawMessage(body),
 	}
+}
+
+// proseFields are the response fields that are prose written for the
+// caller (a git summary naming the next step, why a file was skipped):
+// over MCP they name tools, as error messages do. Data is never renamed.
+var proseFields = map[string]bool{"summary": true, "reason": true}
+
+// renameProse rewrites function ids to tool names in the prose fields of a
+// response, at any depth.
+func renameProse(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			renameProse(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Len() > 0 && !hasProse(v.Type().Elem()) {
+			return
+		}
+		for i := range v.Len() {
+			renameProse(v.Index(i))
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			fv := v.Field(i)
+			if fv.Kind() == reflect.String && proseFields[name] {
+				if fv.CanSet() {
+					fv.SetString(ToolNames(fv.String()))
+				}
+				continue
+			}
+			renameProse(fv)
+		}
+	}
+}
+
+// hasProse reports whether values of t can hold a prose field, so that
+// long lists of hits or entries without one are not walked.
+func hasProse(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	var has func(t reflect.Type) bool
+	has = func(t reflect.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			return has(t.Elem())
+		case reflect.Interface:
+			return true
+		case reflect.Struct:
+			for i := range t.NumField() {
+				f := t.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if f.IsExported() && ((f.Type.Kind() == reflect.String && proseFields[name]) || has(f.Type)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has(t)
 }
 
 // renameDescriptions rewrites function ids to tool names in every
@@ -108,13 +182,31 @@ func call(ctx context.Context, svc *editor.Service, f *editor.Function, args jso
 // names tools, not function ids.
 func ErrorResult(err error) *mcp.CallToolResult {
 	e := *AsError(err)
-	e.Message = ToolNames(e.Message)
+	e.Message = capMessage(ToolNames(e.Message))
 	body, _ := marshalJSON(map[string]any{"error": &e})
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{mcp.NewTextContent(e.Message)},
 		StructuredContent: json.RawMessage(body),
 	}
+}
+
+// maxMessageBytes bounds an error message: one that quotes what the caller
+// sent (a 100 KB revision, cursor or pattern) must not flood the model.
+const maxMessageBytes = 4 << 10
+
+// CapMessage is an error message as a model reads it: cut past
+// maxMessageBytes (editord call --text prints it so).
+func CapMessage(m string) string { return capMessage(m) }
+
+// capMessage cuts a message over maxMessageBytes and says how much it left
+// out.
+func capMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	cut := cutString(m, maxMessageBytes)
+	return fmt.Sprintf("%s… (%d more bytes of this message not shown)", cut, len(m)-len(cut))
 }
 
 // AsError gives any error a stable code; an error without one is internal.

@@ -579,3 +579,34 @@ func TestAppendAndReadTail(t *testing.T) {
 	_, _, err := f.j.ReadTail(f.abs("log"), 10)
 	wantCode(t, err, CodeIsADirectory)
 }
+
+// TestOpenDirRootFIFO: openDirRoot, which every folder open of the walks
+// and scans goes through (the portable ones too), fails at once on a FIFO
+// where a folder is expected instead of blocking until a writer comes.
+func TestOpenDirRootFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	done := make(chan error, 1)
+	go func() {
+		sub, err := openDirRoot(r, "fifo")
+		if err == nil {
+			sub.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a FIFO opened as a folder")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("openDirRoot blocked on a FIFO")
+	}
+}

@@ -124,3 +124,30 @@ func TestWorktreeFSRefusesDotGit(t *testing.T) {
 	}
 	f.checkCanary()
 }
+
+// TestJailRefusesWritesToDotGitSpellings: the jail's writes (save, edit,
+// create, move, delete, restore) refuse every spelling git refuses as
+// .git, as the worktree filesystem does: on a case-insensitive file system
+// .GIT/hooks/pre-commit is .git/hooks/pre-commit. Reads are not refused,
+// and names that merely start like it are written.
+func TestJailRefusesWritesToDotGitSpellings(t *testing.T) {
+	f := newFixture(t)
+	f.dir(".git/hooks")
+	for _, rel := range []string{".GIT/hooks/pre-commit", ".Git/config", ".git./x", "git~1/x", ".g\u200cit/x", "sub/.GIT/x", ".git"} {
+		if _, err := f.j.WriteFile(f.abs(rel), []byte("x"), WriteOptions{}); CodeOf(err) != CodeDenied {
+			t.Errorf("write %q: %v, want denied", rel, err)
+		}
+		if _, err := f.j.Mkdir(f.abs(rel), true); CodeOf(err) != CodeDenied {
+			t.Errorf("mkdir %q: %v, want denied", rel, err)
+		}
+	}
+	for _, rel := range []string{".github/x", ".gitignore", ".git-blame-ignore-revs", "git/x", ".gitx/y"} {
+		if _, err := f.j.WriteFile(f.abs(rel), []byte("x"), WriteOptions{Parents: true}); err != nil {
+			t.Errorf("write %q: %v", rel, err)
+		}
+	}
+	f.file(".GIT/readme", "a\n")
+	if _, err := f.j.ReadFile(f.abs(".GIT/readme"), 0); err != nil {
+		t.Errorf("read .GIT/readme: %v", err)
+	}
+}

@@ -356,8 +356,11 @@ func (j *Jail) checkAccess(t target, lexRel string, isDir, write bool) error {
 	if j.denied(lexRel, isDir) || (t.rel != lexRel && j.denied(t.rel, isDir)) {
 		return Errorf(CodeDenied, t.abs, "%s matches a deny rule in the jail configuration; it cannot be read, listed or changed", t.abs)
 	}
-	if write && (hasSegment(lexRel, ".git") || hasSegment(t.rel, ".git")) {
-		return Errorf(CodeDenied, t.abs, "%s is inside .git; git's own files are changed only through editor::git::* functions", t.abs)
+	// Every spelling git refuses as .git (any case, NTFS and HFS+
+	// look-alikes: a case-insensitive file system reads .GIT as .git), as
+	// git's verify_path does on every platform.
+	if write && (HasDotGitSegment(lexRel) || HasDotGitSegment(t.rel)) {
+		return Errorf(CodeDenied, t.abs, "%s is inside .git (or a name a file system may read as .git); git's own files are changed only through editor::git::* functions", t.abs)
 	}
 	return nil
 }

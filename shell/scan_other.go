@@ -15,8 +15,12 @@ import (
 
 type scanBase struct{ root *os.Root }
 
+// Folders are opened with openDirRoot ("rel/."): os.Root opens a last
+// component without O_DIRECTORY, so a FIFO there (or swapped in after the
+// Lstat) would block the scan.
+
 func openScanBase(t target) (scanBase, error) {
-	r, err := t.r.root.OpenRoot(t.rel)
+	r, err := openDirRoot(t.r.root, t.rel)
 	if err != nil {
 		return scanBase{}, err
 	}
@@ -36,7 +40,7 @@ func (b scanBase) openDir(rel string) (scanHandle, error) {
 	if fi, err := b.root.Lstat(rel); err != nil || !fi.IsDir() {
 		return nil, fs.ErrNotExist
 	}
-	r, err := b.root.OpenRoot(rel)
+	r, err := openDirRoot(b.root, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,12 @@
 package shell
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
 	"syscall"
 )
 
@@ -118,3 +122,96 @@ func (h *ReadHandle) ReadAt(p []byte, off int64) (int, error) { return h.f.ReadA
 
 // Close releases the file.
 func (h *ReadHandle) Close() error { return h.f.Close() }
+
+// ReplaceFile replaces abs, a file of editord's own state dir, with data:
+// a temp file beside it is written and renamed over it (parents made when
+// asked), so that a reader sees the old content or the new one, never a
+// mix, and a process killed mid-write leaves the old one. It returns the
+// new file's Info (the temp file's own stat: a rename keeps the inode and
+// mtime).
+//
+// It is WriteFile without what a user's file needs and the state dir's
+// files do not: no fsync (see below), no mode, owner or extended
+// attributes to carry over (state files are 0600 and editord's own), no
+// folder flags to check, and no symlink walk of its own: os.Root keeps
+// every path inside the state dir, and deny rules are still applied.
+//
+// Durability: the state dir holds the shared record (open buffers,
+// expanded folders, drafts' marks) and the change journal, never a user's
+// content. A crash of the process leaves each file whole (old or new: the
+// rename is atomic). After a power loss a file may lose its latest
+// changes; on ext4 (data=ordered, whose auto_da_alloc writes a file's data
+// before a rename that replaces another file commits) it is then an older
+// whole version, and on a file system without that guarantee it may be
+// empty or torn, which readers take as corrupt: the record is moved aside
+// with a warning and rebuilt from memory or empty (CONTRACT.md §5), a torn
+// journal line is skipped. An fsync per record write would make each
+// buffer change wait for the disk for none of the user's data.
+func (j *Jail) ReplaceFile(abs string, data []byte, parents bool) (Info, error) {
+	r, rel, err := j.locate(abs)
+	if err != nil {
+		return Info{}, err
+	}
+	abs = filepath.Clean(abs)
+	if rel == "." {
+		return Info{}, Errorf(CodeIsADirectory, abs, "%s is a folder", abs)
+	}
+	if j.denied(rel, false) {
+		return Info{}, Errorf(CodeDenied, abs, "%s matches a deny rule in the jail configuration; it cannot be read, listed or changed", abs)
+	}
+	dir, base := path.Dir(rel), path.Base(rel)
+	d := r.root
+	if dir != "." {
+		d, err = openDirRoot(r.root, dir)
+		if err != nil && parents && errors.Is(err, fs.ErrNotExist) {
+			if err = mkdirParents(r.root, dir, abs); err != nil {
+				return Info{}, err
+			}
+			d, err = openDirRoot(r.root, dir)
+		}
+		if err != nil {
+			return Info{}, AsError(err, abs)
+		}
+		defer d.Close()
+	}
+	tmp, f, err := createTemp(d, base)
+	if err != nil {
+		return Info{}, writeError(err, abs)
+	}
+	_, err = f.Write(data)
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.Rename(tmp, base)
+	}
+	if err != nil {
+		d.Remove(tmp)
+		return Info{}, writeError(err, abs)
+	}
+	info := infoOf(fi)
+	info.Name = base
+	return info, nil
+}
+
+// StatFile describes abs, a file of editord's own state dir, in one
+// fstatat (os.Root keeps it inside the state dir; symlinks are followed
+// there): the cheap look the record's cache takes on every call.
+func (j *Jail) StatFile(abs string) (Info, error) {
+	r, rel, err := j.locate(abs)
+	if err != nil {
+		return Info{}, err
+	}
+	if j.denied(rel, false) {
+		return Info{}, Errorf(CodeDenied, abs, "%s matches a deny rule in the jail configuration; it cannot be read, listed or changed", abs)
+	}
+	fi, err := r.root.Stat(rel)
+	if err != nil {
+		return Info{}, AsError(err, filepath.Clean(abs))
+	}
+	return infoOf(fi), nil
+}

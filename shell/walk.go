@@ -209,8 +209,15 @@ func (w *walker) dir(rel string, depth int, levels IgnoreStack) error {
 const maxIgnoreFileBytes = 4 << 20
 
 // readIgnoreFile reads a regular file of ignore rules without blocking on a
-// FIFO planted under that name and without reading an unbounded amount.
+// FIFO planted under that name and without reading an unbounded amount. A
+// .gitignore that is a symbolic link is not read: git opens it with
+// O_NOFOLLOW (and fsck warns, gitignoreSymlink), and so do the walks.
 func readIgnoreFile(root *os.Root, rel string) ([]byte, bool) {
+	if path.Base(rel) == ".gitignore" {
+		if fi, err := root.Lstat(rel); err != nil || !fi.Mode().IsRegular() {
+			return nil, false
+		}
+	}
 	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false

@@ -25,8 +25,12 @@ func ftStampOfInfo(fi fs.FileInfo) ftStamp {
 	return st
 }
 
+// Folders are opened with openDirRoot ("name/."), never OpenRoot(name):
+// os.Root opens a last component without O_DIRECTORY, so a FIFO there (or
+// swapped in after the Lstat) would block the walk forever.
+
 func ftOpenBase(tg target) (ftFD, ftStamp, error) {
-	r, err := tg.r.root.OpenRoot(tg.rel)
+	r, err := openDirRoot(tg.r.root, tg.rel)
 	if err != nil {
 		return ftNoFD, ftStamp{}, AsError(err, tg.abs)
 	}
@@ -46,7 +50,7 @@ func (d ftFD) openDir(name string) (ftFD, ftStamp, error) {
 	if !fi.IsDir() {
 		return ftNoFD, ftStamp{}, syscall.ENOTDIR
 	}
-	r, err := d.r.OpenRoot(name)
+	r, err := openDirRoot(d.r, name)
 	if err != nil {
 		return ftNoFD, ftStamp{}, err
 	}

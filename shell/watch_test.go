@@ -198,6 +198,27 @@ func TestGitIgnored(t *testing.T) {
 	}
 }
 
+// TestGitIgnoredSymlinkedGitignore: a .gitignore that is a symbolic link
+// is not followed, as git does not follow it (it warns "unable to access
+// '.gitignore': Too many levels of symbolic links") and as the walks do
+// not; so the watcher watches a folder git status lists.
+func TestGitIgnoredSymlinkedGitignore(t *testing.T) {
+	f := newFixture(t)
+	f.file("rules", "secret/\n")
+	f.file("sub/rules", "hidden/\n")
+	if err := os.Symlink("rules", f.abs(".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("rules", f.abs("sub/.gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"secret", "sub/hidden"} {
+		if f.j.GitIgnored(f.root, f.abs(rel), true) {
+			t.Errorf("%s: ignored through a symlinked .gitignore", rel)
+		}
+	}
+}
+
 // A watched folder moved and then removed before the watcher handles the
 // move: fsnotify drops the watch the kernel already dropped and gets
 // EINVAL, which it passes on as an error. That is no trouble of ours (the

@@ -55,3 +55,40 @@ func (s *Store) Elect(ctx context.Context, name string, retry time.Duration) (re
 		}
 	}
 }
+
+// Standing for an election: a process that waits for one and would make a
+// better holder than the current one (the watcher: one whose jail holds the
+// shared active root, while the holder's does not) says so by holding the
+// lock file locks/<name>.able shared. The holder asks Challenged, and hands
+// over when it is. Shared flocks need no cleanup: the kernel drops them
+// with the process.
+
+// Stand holds name's standing lock shared if it is free of an exclusive
+// holder right now (a holder checking for challengers holds it only for a
+// moment): ok is false, and nothing is held, otherwise.
+func (s *Store) Stand(name string) (release func(), ok bool, err error) {
+	if _, err := s.jail.Mkdir(s.path("locks"), false); err != nil {
+		return nil, false, err
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // try once, never wait
+	release, err = s.jail.LockShared(done, s.path("locks/"+name+".able"))
+	if err != nil {
+		return nil, false, nil
+	}
+	return release, true, nil
+}
+
+// Challenged reports whether a process stands for the election name (holds
+// its standing lock): the holder of the election should then hand it over.
+func (s *Store) Challenged(name string) bool {
+	release, ok, err := s.jail.TryLock(s.path("locks/" + name + ".able"))
+	if err != nil {
+		return false
+	}
+	if ok {
+		release()
+		return false
+	}
+	return true
+}

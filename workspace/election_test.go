@@ -121,3 +121,32 @@ func TestElectGivesUpWithContext(t *testing.T) {
 		t.Fatalf("takeover took %v", d)
 	}
 }
+
+// TestStandAndChallenged: a holder is challenged exactly while some
+// process stands for the election; standing is shared, so several may.
+func TestStandAndChallenged(t *testing.T) {
+	dir := t.TempDir()
+	holder, a, b := openElectionStore(t, dir), openElectionStore(t, dir), openElectionStore(t, dir)
+	if holder.Challenged(WatcherElection) {
+		t.Fatal("challenged with nobody standing")
+	}
+	relA, ok, err := a.Stand(WatcherElection)
+	if err != nil || !ok {
+		t.Fatalf("Stand = %v, %v", ok, err)
+	}
+	relB, ok, err := b.Stand(WatcherElection)
+	if err != nil || !ok {
+		t.Fatalf("a second Stand = %v, %v", ok, err)
+	}
+	if !holder.Challenged(WatcherElection) {
+		t.Fatal("not challenged while two stand")
+	}
+	relA()
+	if !holder.Challenged(WatcherElection) {
+		t.Fatal("not challenged while one stands")
+	}
+	relB()
+	if holder.Challenged(WatcherElection) {
+		t.Fatal("challenged after everyone sat down")
+	}
+}

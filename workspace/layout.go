@@ -292,11 +292,15 @@ func (s *Store) readAllBuffers() []bufFile {
 	return out
 }
 
-// bufWrite is one buffer file to write (b set) or remove (b nil).
+// bufWrite is one buffer file to write (b set) or remove (b nil). prev
+// is the file as the base record has it (had: it has one), which undoes
+// the write without reading the file first.
 type bufWrite struct {
 	root, path string
 	b          *Buffer
 	order      int64
+	had        bool
+	prev       bufFile
 }
 
 // plan works out the buffer files that turn base into rec and the tab
@@ -333,22 +337,24 @@ func plan(base *snapshot, rec *Record) (writes []bufWrite, orders map[string][]i
 		for i := range ses.Buffers {
 			b := &ses.Buffers[i]
 			inNew[b.Path] = true
-			if ob, ok := oldBuf[b.Path]; !full && ok && ob == *b && old[b.Path] == o[i] {
+			ob, had := oldBuf[b.Path]
+			if !full && had && ob == *b && old[b.Path] == o[i] {
 				continue
 			}
-			writes = append(writes, bufWrite{root: root, path: b.Path, b: b, order: o[i]})
+			writes = append(writes, bufWrite{root: root, path: b.Path, b: b, order: o[i], had: had, prev: bufFile{Root: root, Buffer: ob, Order: old[b.Path]}})
 		}
-		for p := range oldBuf {
+		for p, ob := range oldBuf {
 			if !inNew[p] {
-				writes = append(writes, bufWrite{root: root, path: p})
+				writes = append(writes, bufWrite{root: root, path: p, had: true, prev: bufFile{Root: root, Buffer: ob, Order: old[p]}})
 			}
 		}
 	}
 	if !full {
 		for root, bs := range base.rec.Sessions {
 			if ses := rec.Sessions[root]; ses == nil && bs != nil {
+				o := base.orderOf(root)
 				for _, b := range bs.Buffers {
-					writes = append(writes, bufWrite{root: root, path: b.Path})
+					writes = append(writes, bufWrite{root: root, path: b.Path, had: true, prev: bufFile{Root: root, Buffer: b, Order: o[b.Path]}})
 				}
 			}
 		}
@@ -380,13 +386,17 @@ func planAppend(base *snapshot, root string, bufs []Buffer) (orders []int64, wri
 		last = oo[len(oo)-1]
 	}
 	for i := range bufs {
+		w := bufWrite{root: root, path: bufs[i].Path, b: &bufs[i]}
 		if i >= len(old) {
 			last += orderStep
 			orders[i] = last
 		} else if old[i] == bufs[i] {
 			continue
+		} else {
+			w.had, w.prev = true, bufFile{Root: root, Buffer: old[i], Order: oo[i]}
 		}
-		writes = append(writes, bufWrite{root: root, path: bufs[i].Path, b: &bufs[i], order: orders[i]})
+		w.order = orders[i]
+		writes = append(writes, w)
 	}
 	return orders, writes, true
 }
@@ -440,7 +450,9 @@ func assignOrders(bufs []Buffer, old map[string]int64) []int64 {
 // writeBuffers applies the planned buffer file changes. On failure it puts
 // back what it had changed; on success it returns the function that does
 // that, for a core write that fails after it: either way the buffer files
-// stay those the core describes.
+// stay those the core describes. What to put back is the base record's
+// (bufWrite.prev); only a full write, which has no base, reads the files
+// first.
 func (s *Store) writeBuffers(writes []bufWrite, full bool, rec *Record) (undoAll func(), err error) {
 	type undo struct {
 		name string
@@ -453,24 +465,34 @@ func (s *Store) writeBuffers(writes []bufWrite, full bool, rec *Record) (undoAll
 			if u.data == nil {
 				s.jail.Remove(s.path(u.name), false)
 			} else {
-				s.jail.WriteFile(s.path(u.name), u.data, shell.WriteOptions{Perm: 0o600, NoSync: true})
+				s.jail.ReplaceFile(s.path(u.name), u.data, true)
 			}
 		}
 	}
 	for _, w := range writes {
 		name := bufName(w.root, w.path)
 		var before []byte
-		if res, err := s.jail.ReadFile(s.path(name), 1<<20); err == nil {
-			before = res.Data
-		} else if shell.CodeOf(err) != shell.CodeNotFound {
-			rollback()
-			return nil, err
+		switch {
+		case full:
+			if res, err := s.jail.ReadFile(s.path(name), 1<<20); err == nil {
+				before = res.Data
+			} else if shell.CodeOf(err) != shell.CodeNotFound {
+				rollback()
+				return nil, err
+			}
+		case w.had:
+			data, err := json.Marshal(w.prev)
+			if err != nil {
+				rollback()
+				return nil, err
+			}
+			before = append(data, '\n')
 		}
 		if w.b == nil {
-			if before == nil {
-				continue
-			}
-			if err := s.jail.Remove(s.path(name), false); err != nil && shell.CodeOf(err) != shell.CodeNotFound {
+			if err := s.jail.Remove(s.path(name), false); err != nil {
+				if shell.CodeOf(err) == shell.CodeNotFound {
+					continue
+				}
 				rollback()
 				return nil, err
 			}
@@ -482,7 +504,7 @@ func (s *Store) writeBuffers(writes []bufWrite, full bool, rec *Record) (undoAll
 			rollback()
 			return nil, err
 		}
-		if _, err := s.jail.WriteFile(s.path(name), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true, Parents: true}); err != nil {
+		if _, err := s.jail.ReplaceFile(s.path(name), append(data, '\n'), true); err != nil {
 			rollback()
 			return nil, err
 		}

@@ -291,3 +291,47 @@ func TestRecordKeepsTopLevelFields(t *testing.T) {
 		t.Fatalf("read back %+v", r)
 	}
 }
+
+// A write whose core fails after its buffer files were written puts them
+// back as the record on disk has them: a refreshed buffer's file gets its
+// old content again (from the record this process knew, not a read of the
+// file first), a new buffer's file is removed, and another process reads
+// the record as it was.
+func TestRecordCoreWriteFailsRestoresRefreshed(t *testing.T) {
+	s, _ := newTestStore(t)
+	openN(t, s, "/w", "a", "b")
+	before, err := os.ReadFile(filepath.Join(s.Dir(), bufName("/w", "a")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	coreWriteHook = func() error { return fmt.Errorf("disk trouble") }
+	_, err = s.Update(context.Background(), func(r *Record) (bool, error) {
+		ses := r.Session("/w")
+		ses.Upsert(Buffer{Path: "a", Version: "2-a", Language: "go"})
+		ses.Upsert(Buffer{Path: "c", Version: "1-c", Language: "go"})
+		return true, nil
+	})
+	coreWriteHook = nil
+	if err == nil {
+		t.Fatal("the update succeeded though its core write failed")
+	}
+	after, err := os.ReadFile(filepath.Join(s.Dir(), bufName("/w", "a")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Errorf("a's buffer file after the failed write:\n%s\nwant as before:\n%s", after, before)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir(), bufName("/w", "c"))); !os.IsNotExist(err) {
+		t.Errorf("the new buffer's file was left behind: %v", err)
+	}
+	other, err := OpenStore(s.Dir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ses := other.Load().Session("/w")
+	if got := fmt.Sprint(bufPaths(other.Load(), "/w")); got != "[a b]" || ses.Buffers[0].Version != "1-a" {
+		t.Errorf("another process reads %s, a at %s", got, ses.Buffers[0].Version)
+	}
+}

@@ -261,11 +261,15 @@ func (s *Store) recordKey() (fileKey, error) { return s.keyOf(recordFile) }
 
 // keyOf identifies one version of the state dir's file name.
 func (s *Store) keyOf(name string) (fileKey, error) {
-	in, err := s.jail.Stat(s.path(name))
+	in, err := s.jail.StatFile(s.path(name))
 	if err != nil {
 		return fileKey{}, err
 	}
-	return fileKey{ino: in.Ino, mtime: in.ModNano, size: in.Size}, nil
+	return keyOfInfo(in), nil
+}
+
+func keyOfInfo(in shell.Info) fileKey {
+	return fileKey{ino: in.Ino, mtime: in.ModNano, size: in.Size}
 }
 
 // quarantine moves a corrupt record aside (never deleting it) so a person
@@ -339,16 +343,26 @@ func (s *Store) write(rec *Record) error {
 		undo()
 		return err
 	}
-	if _, err := s.jail.WriteFile(s.path(recordFile), append(data, '\n'), shell.WriteOptions{Perm: 0o600, NoSync: true}); err != nil {
+	// Without fsync: see shell.Jail.ReplaceFile on the state dir's durability.
+	var info shell.Info
+	if coreWriteHook != nil {
+		err = coreWriteHook()
+	}
+	if err == nil {
+		info, err = s.jail.ReplaceFile(s.path(recordFile), append(data, '\n'), false)
+	}
+	if err != nil {
 		undo()
 		return s.recordError("written", err)
 	}
-	if key, err := s.recordKey(); err == nil {
-		sn.key = key
-		s.cache.put(sn)
-	}
+	sn.key = keyOfInfo(info)
+	s.cache.put(sn)
 	return nil
 }
+
+// coreWriteHook, when set, runs before the core file is written; an error
+// from it fails the write there (tests of the buffer files' undo).
+var coreWriteHook func() error
 
 // recordError says what went wrong with the record file in words a person
 // can act on, keeping the code of the cause.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -85,38 +84,14 @@ func shutdownScene(t *testing.T) (root, state, config string, env []string, acce
 	return root, state, config, env, accepted
 }
 
-// startServe is startRaw with the environment given.
+// startServe is startRaw with the environment given (the whole of it),
+// initialized.
 func startServe(t *testing.T, env []string, args ...string) *rawServer {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &rawServer{t: t, cmd: cmd, stdin: stdin, lines: make(chan []byte, 64), stderr: &lockedBuffer{}}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		r := bufio.NewReaderSize(stdout, 1<<20)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				s.lines <- line
-			}
-			if err != nil {
-				close(s.lines)
-				return
-			}
-		}
-	}()
-	t.Cleanup(s.kill)
+	s := spawnRaw(t, cmd)
+	s.handshake("2025-06-18", "shutdown-test")
 	return s
 }
 
@@ -137,20 +112,11 @@ func exitsWithin(t *testing.T, cmd *exec.Cmd, d time.Duration, after string) {
 	}
 }
 
-func initialize(s *rawServer) {
-	s.request("initialize", map[string]any{
-		"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "shutdown-test", "version": "1"},
-	}, 20*time.Second)
-	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-}
-
 func TestShutdownWithAStuckCall(t *testing.T) {
 	for _, how := range []string{"stdin closed", "SIGTERM"} {
 		t.Run("ssh sync, "+how, func(t *testing.T) {
 			root, state, config, env, accepted := shutdownScene(t)
 			s := startServe(t, env, "serve", "--root", root, "--state-dir", state, "--config", config)
-			initialize(s)
 			s.send(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "tools/call",
 				"params": map[string]any{"name": "editor_git_sync", "arguments": map[string]any{"action": "fetch"}}})
 			select {
@@ -180,7 +146,6 @@ func TestShutdownWithAStuckCall(t *testing.T) {
 			}
 		})
 		s := startServe(t, env, "serve", "--root", root, "--state-dir", state)
-		initialize(s)
 		s.send(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "tools/call",
 			"params": map[string]any{"name": "editor_git_status", "arguments": map[string]any{}}})
 		m, err := s.read(20 * time.Second)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -60,6 +61,49 @@ func (b *lockedBuffer) String() string {
 	return string(b.buf)
 }
 
+// serveAddress reads the stderr of `editord serve --http` line by line,
+// copying each line to log when it is not nil, until the server says
+// where it serves MCP, and returns that address; it fails the test when
+// the server says nothing of it within 20 s. It goes on reading (and
+// copying) in the background, and calls ended (when not nil) once stderr
+// ends.
+func serveAddress(t testing.TB, stderr io.Reader, log *lockedBuffer, ended func()) string {
+	t.Helper()
+	addr, done := make(chan string, 1), make(chan struct{})
+	go func() {
+		defer close(done)
+		if ended != nil {
+			defer ended()
+		}
+		re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if log != nil {
+				log.Write([]byte(sc.Text() + "\n"))
+			}
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case url := <-addr:
+		return url
+	case <-done:
+	case <-time.After(20 * time.Second):
+	}
+	said := ""
+	if log != nil {
+		said = ":\n" + log.String()
+	}
+	t.Fatalf("editord serve --http printed no address%s", said)
+	return ""
+}
+
 // startRaw starts `editord serve` on root and state; initialize says
 // whether to do the MCP handshake first.
 func startRaw(t testing.TB, root, state string, initialize bool, extra ...string) *rawServer {
@@ -74,6 +118,17 @@ func startRawEnv(t testing.TB, env []string, initialize bool, args ...string) *r
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), env...)
+	s := spawnRaw(t, cmd)
+	if initialize {
+		s.handshake(mcp.LATEST_PROTOCOL_VERSION, "editord-stress")
+	}
+	return s
+}
+
+// spawnRaw starts cmd with its stdio piped to a rawServer, killed when the
+// test ends.
+func spawnRaw(t testing.TB, cmd *exec.Cmd) *rawServer {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -101,15 +156,17 @@ func startRawEnv(t testing.TB, env []string, initialize bool, args ...string) *r
 		}
 	}()
 	t.Cleanup(s.kill)
-	if initialize {
-		s.request("initialize", map[string]any{
-			"protocolVersion": mcp.LATEST_PROTOCOL_VERSION,
-			"capabilities":    map[string]any{},
-			"clientInfo":      map[string]any{"name": "editord-stress", "version": "1"},
-		}, 20*time.Second)
-		s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-	}
 	return s
+}
+
+// handshake is the MCP initialize exchange, as client at version.
+func (s *rawServer) handshake(version, client string) {
+	s.request("initialize", map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": client, "version": "1"},
+	}, 20*time.Second)
+	s.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 }
 
 func (s *rawServer) kill() {
