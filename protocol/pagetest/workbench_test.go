@@ -268,6 +268,14 @@ func TestHelpAndStatusBar(t *testing.T) {
 	if file != "CRLF · plaintext" {
 		t.Fatalf("status bar file part: %q", file)
 	}
+	e.key(kb.Home, input.ModifierShift)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === "Ln 2, Col 1 (3 selected)"`, "the selection's size in the status bar")
+	// Ctrl+G goes to a line, as in VS Code.
+	e.key("g", input.ModifierCtrl)
+	e.activeIs(".cm-gotoLine input, .cm-panel input", "the go-to-line field")
+	e.typeText("1")
+	e.key(kb.Enter)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === "Ln 1, Col 1"`, "the cursor on line 1")
 	e.click("treeitem", "s.txt") // the focus leaves the editor
 	e.typeText("?")
 	e.node("dialog", "Keyboard shortcuts")

@@ -1,12 +1,14 @@
 // The file tree (role=tree): the root's entries and the shared expanded
 // folders, rendered from the model. Keys: arrows, Home and End move,
-// Right/Left expand and collapse, Enter opens, F2 renames, Delete deletes.
+// Right/Left expand and collapse, Enter opens, F2 renames, Delete deletes;
+// a right-click (or the menu key, Shift+F10) offers the same as a menu.
 
 import type { App } from "../app";
 import { clear, h } from "../dom";
 import { openFile } from "../docs";
 import { collapse, create, expand, remove, rename } from "../files";
 import type { Entry } from "../model";
+import { openMenu, type MenuItem } from "./menu";
 
 export function treeView(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -104,10 +106,37 @@ export function treeView(parent: HTMLElement, app: App): void {
     select(li.dataset.path);
     activate(li.dataset.path);
   });
+  // The actions on an item, for a mouse (right-click) or the menu key.
+  function menuFor(p: string, x: number, y: number): void {
+    const e = find(p);
+    const isDir = e?.kind === "dir";
+    const dir = isDir ? p : p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    const items: MenuItem[] = [
+      ...(isDir ? [] : [{ label: "Open", run: () => openFile(app, p) }]),
+      { label: "New file…", run: () => create(app, dir, "file") },
+      { label: "New folder…", run: () => create(app, dir, "folder") },
+      { label: "Rename…", run: () => rename(app, p) },
+      { label: "Delete…", run: () => remove(app, p, isDir) },
+    ];
+    openMenu(e?.name ?? p, items, x, y);
+  }
+  tree.addEventListener("contextmenu", (ev) => {
+    const li = (ev.target as HTMLElement).closest<HTMLElement>("[role=treeitem]");
+    if (!li?.dataset.path) return;
+    ev.preventDefault();
+    select(li.dataset.path);
+    menuFor(li.dataset.path, ev.clientX, ev.clientY);
+  });
   tree.addEventListener("keydown", (ev) => {
     const li = (ev.target as HTMLElement).closest<HTMLElement>("[role=treeitem]");
     const p = li?.dataset.path;
     if (!li || !p) return;
+    if (ev.key === "ContextMenu" || (ev.key === "F10" && ev.shiftKey)) {
+      ev.preventDefault();
+      const r = (li.firstElementChild as HTMLElement).getBoundingClientRect();
+      menuFor(p, r.left + 16, r.bottom);
+      return;
+    }
     const items = visible();
     const i = items.indexOf(li);
     const e = find(p);
