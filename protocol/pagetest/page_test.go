@@ -168,27 +168,39 @@ func TestFocusReported(t *testing.T) {
 }
 
 // rightClick presses the right mouse button on the element with that role
-// and name (a context menu's gesture).
+// and name (a context menu's gesture). The page re-renders as the record
+// changes, so a node that went away before the click is looked up again.
 func (e *env) rightClick(role, name string) {
 	e.t.Helper()
-	id := e.node(role, name)
-	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
-		if err := dom.ScrollIntoViewIfNeeded().WithBackendNodeID(id).Do(ctx); err != nil {
-			return err
-		}
-		box, err := dom.GetBoxModel().WithBackendNodeID(id).Do(ctx)
-		if err != nil {
-			return err
-		}
-		q := box.Border
-		x, y := q[0]+8, (q[1]+q[5])/2
-		for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
-			if err := input.DispatchMouseEvent(typ, x, y).WithButton(input.Right).WithClickCount(1).Do(ctx); err != nil {
+	for try := 0; ; try++ {
+		id := e.node(role, name)
+		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			if err := dom.ScrollIntoViewIfNeeded().WithBackendNodeID(id).Do(ctx); err != nil {
 				return err
 			}
+			box, err := dom.GetBoxModel().WithBackendNodeID(id).Do(ctx)
+			if err != nil {
+				return err
+			}
+			q := box.Border
+			x, y := q[0]+8, (q[1]+q[5])/2
+			for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
+				if err := input.DispatchMouseEvent(typ, x, y).WithButton(input.Right).WithClickCount(1).Do(ctx); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		cancel()
+		if err == nil {
+			return
 		}
-		return nil
-	}))
+		if try > 20 {
+			e.t.Fatalf("right-clicking the %s named %q: %v", role, name, err)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
 // The tree's actions for a mouse: a right-click opens a menu (role=menu)
