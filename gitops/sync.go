@@ -356,7 +356,7 @@ func (r *Repo) pullMerge(ctx context.Context, h head, remote string, upRef plumb
 	}
 	res, err := r.merge(ctx, mergeOptions{
 		theirs: up, theirsLabel: up.String(),
-		message: fmt.Sprintf("Merge branch '%s' of %s", branch, redactURL(r.cfg.str("remote", remote, "url"))),
+		message: fmt.Sprintf("Merge branch '%s' of %s%s", branch, fetchHeadURL(r.cfg.str("remote", remote, "url")), r.mergeInto(h)),
 		reflog:  "pull", ffOnly: opt.Mode != PullMerge, onTouch: opt.OnTouch,
 	})
 	if err != nil {
