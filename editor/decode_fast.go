@@ -22,6 +22,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/editord/editord/editor/jsonscan"
 )
 
 // fastField is one member a request type takes.
@@ -96,24 +98,9 @@ func decodeFast(args []byte, req any) bool {
 	if !ft.ok {
 		return false
 	}
-	i := skipSpace(args, 0)
-	if i >= len(args) || args[i] != '{' {
-		return false
-	}
-	i = skipSpace(args, i+1)
 	var seen uint64
-	if i < len(args) && args[i] == '}' {
-		return ft.required == 0 && skipSpace(args, i+1) == len(args)
-	}
-	for {
-		if i >= len(args) || args[i] != '"' {
-			return false
-		}
-		ke, ok := skipString(args, i)
-		if !ok {
-			return false
-		}
-		key, ok := unquoteFast(args[i:ke])
+	end, ok := jsonscan.Members(args, func(k, val []byte) bool {
+		key, ok := unquoteFast(k)
 		if !ok {
 			return false
 		}
@@ -122,16 +109,6 @@ func decodeFast(args []byte, req any) bool {
 			return false
 		}
 		seen |= f.bit
-		i = skipSpace(args, ke)
-		if i >= len(args) || args[i] != ':' {
-			return false
-		}
-		vs := skipSpace(args, i+1)
-		ve, ok := skipValue(args, vs)
-		if !ok {
-			return false
-		}
-		val := args[vs:ve]
 		fv := v.FieldByIndex(f.index)
 		switch {
 		case string(val) == "null":
@@ -153,88 +130,9 @@ func decodeFast(args []byte, req any) bool {
 				return false
 			}
 		}
-		i = skipSpace(args, ve)
-		if i >= len(args) {
-			return false
-		}
-		if args[i] == '}' {
-			break
-		}
-		if args[i] != ',' {
-			return false
-		}
-		i = skipSpace(args, i+1)
-	}
-	return seen&ft.required == ft.required && skipSpace(args, i+1) == len(args)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the end (past the closing quote) of the string
-// starting at b[i] == '"'. It jumps from quote to quote (memchr speed),
-// and a quote after an odd run of backslashes is escaped.
-func skipString(b []byte, i int) (int, bool) {
-	start := i + 1
-	for j := start; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return 0, false
-		}
-		q := j + k
-		n := 0
-		for q-1-n >= start && b[q-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, true
-		}
-		j = q + 1
-	}
-}
-
-// skipValue returns the end of the value starting at b[i]; strings,
-// objects and arrays are skipped whole, anything else up to a delimiter
-// (checked by whoever decodes it).
-func skipValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				e, ok := skipString(b, i)
-				if !ok {
-					return 0, false
-				}
-				i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	return j, j > i
+		return true
+	})
+	return ok && seen&ft.required == ft.required && jsonscan.Space(args, end) == len(args)
 }
 
 // unquoteFast decodes a JSON string token (quotes included) the way

@@ -50,3 +50,32 @@ func TestEditOfAFileOverMaxDiffBytes(t *testing.T) {
 		t.Fatalf("replace all: %+v", r)
 	}
 }
+
+// TestWritesOverMaxFileBytesOpenNoBuffer: an edit or save leaving a file
+// over max_file_bytes does not add it to the tab set, as open does not; a
+// buffer already open is refreshed.
+func TestWritesOverMaxFileBytesOpenNoBuffer(t *testing.T) {
+	e := tcNew(t, func(c *Config) { c.Limits.MaxFileBytes = 1000 })
+	e.write("big.txt", strings.Repeat("line of text\n", 200)+"end\n")
+	e.write("small.txt", "a\n")
+	ctx := context.Background()
+	if _, err := e.s.Edit(ctx, &EditRequest{Path: "big.txt", Edits: []TextEdit{{OldText: "end", NewText: tcPtr("END")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Save(ctx, &SaveRequest{Path: "new.txt", Content: strings.Repeat("x\n", 600)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.buffers(e.s); len(got) != 0 {
+		t.Fatalf("buffers after writes of files over max_file_bytes: %v", got)
+	}
+	// Open while small, then grown past the limit by an edit: refreshed.
+	o, _ := e.s.Open(ctx, &OpenRequest{Path: "small.txt"})
+	r, err := e.s.Edit(ctx, &EditRequest{Path: "small.txt", Edits: []TextEdit{{OldText: "a\n", NewText: tcPtr(strings.Repeat("b\n", 600))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.s.WorkspaceGet(ctx, nil)
+	if len(v.Buffers) != 1 || v.Buffers[0].Version != r.Version || r.Version == o.Version {
+		t.Fatalf("the open buffer was not refreshed: %+v", v.Buffers)
+	}
+}

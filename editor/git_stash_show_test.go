@@ -39,3 +39,24 @@ func TestGitStashShowPaths(t *testing.T) {
 		t.Fatal("drop with paths was accepted")
 	}
 }
+
+// TestGitStashShowFilesRootRelative: with the root a subfolder of the
+// repository, show names files as every git function does (root-relative,
+// absolute outside the root); paths select root-relative too.
+func TestGitStashShowFilesRootRelative(t *testing.T) {
+	e := gtNew(t, "pkg")
+	e.write("pkg/a.txt", "a\n")
+	e.write("top.txt", "t\n")
+	e.commitAll("base")
+	e.write("pkg/a.txt", "b\n")
+	e.write("top.txt", "t2\n")
+	e.git("stash", "push", "-q")
+	sh := gtMust[GitStashResponse](e, "editor::git::stash", `{"action": "show"}`)
+	if want := "a.txt," + e.repo + "/top.txt"; strings.Join(sh.Files, ",") != want {
+		t.Fatalf("files %v, want %s", sh.Files, want)
+	}
+	sh = gtMust[GitStashResponse](e, "editor::git::stash", `{"action": "show", "paths": ["a.txt"]}`)
+	if strings.Join(sh.Files, ",") != "a.txt" || !strings.Contains(sh.Patch, "diff --git a/pkg/a.txt b/pkg/a.txt") {
+		t.Fatalf("show a.txt: %+v", sh)
+	}
+}

@@ -30,7 +30,7 @@ type GitCommitResponse struct {
 type GitUndoCommitRequest struct{}
 
 type GitUndoCommitResponse struct {
-	UndoneSHA string `json:"undone_sha" desc:"The SHA of the commit that was undone (still reachable through git reflog)."`
+	UndoneSHA string `json:"undone_sha" desc:"The SHA of the commit that was undone (HEAD@{1} until HEAD moves again)."`
 	Message   string `json:"message" desc:"The undone commit's message, to reuse when committing again."`
 }
 
@@ -170,7 +170,7 @@ type GitStashResponse struct {
 	Conflicts []string        `json:"conflicts" desc:"pop/apply: root-relative paths left with conflict markers (stages 1-3 in the index)."`
 	Entries   []GitStashEntry `json:"entries,omitempty" desc:"list: the stashes, newest first."`
 	Patch     string          `json:"patch,omitempty" desc:"show: the stash's changes against the commit it was made on, as a unified diff."`
-	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes; stashed untracked files end in \" (untracked)\"."`
+	Files     []string        `json:"files,omitempty" desc:"show: the paths the stash changes (root-relative; the patch has the repository's); stashed untracked files end in \" (untracked)\"."`
 }
 
 func init() {
@@ -220,6 +220,15 @@ func (s *Service) GitStash(ctx context.Context, req *GitStashRequest) (*GitStash
 		out = &GitStashResponse{Action: req.Action, OK: res.OK, Summary: res.Summary, Conflicts: fromRepoAll(root, r, res.Conflicts), Patch: res.Patch, Files: res.Files}
 		if req.Action == "show" && len(sels) > 0 {
 			out.Patch, out.Files = patchUnder(res.Patch, res.Files, sels)
+		}
+		// Files in the stored form (root-relative), as every git function
+		// answers paths; the patch keeps git's repository paths.
+		for i, f := range out.Files {
+			p, untracked := strings.CutSuffix(f, " (untracked)")
+			out.Files[i] = fromRepo(root, r, p)
+			if untracked {
+				out.Files[i] += " (untracked)"
+			}
 		}
 		for _, e := range res.Entries {
 			out.Entries = append(out.Entries, GitStashEntry{Index: e.Index, Name: e.Name, Message: e.Message, Branch: e.Branch, Date: e.Date})

@@ -87,6 +87,18 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 	if err != nil {
 		return nil, err
 	}
+	// A path outside the jail refuses the whole call before anything is
+	// read or written, as every other function refuses it (a skip would
+	// name it in the response).
+	for _, p := range paths {
+		l, err := locateRequired(root, p, "path")
+		if err != nil {
+			return nil, err
+		}
+		if !s.jail.Contains(l.abs) {
+			return nil, s.visible(l, "")
+		}
+	}
 	out := &ReplaceResponse{Files: make([]ReplaceFile, 0, len(paths)), Root: root}
 	// The writes open no buffer (remember refreshes open ones only), and
 	// their events name editor::replace: the holder of a draft keeps it.
@@ -108,7 +120,10 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		} else {
 			err = s.replacePreview(l, m, req, &f)
 		}
-		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal {
+		// A file the jail refuses is refused for the whole call, as every
+		// function refuses it: a result row would name a path outside the
+		// jail. Other refusals (binary, denied, gone) skip just that file.
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {

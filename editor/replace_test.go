@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/editord/editord/shell"
 )
 
 func replaceCall(t *testing.T, s *Service, c *Caller, args string) *ReplaceResponse {
@@ -109,4 +111,25 @@ func TestReplaceRefusals(t *testing.T) {
 	if r.Files[0].Skipped != "binary" || r.Files[1].Skipped != "not_found" {
 		t.Fatalf("skips: %+v", r.Files)
 	}
+}
+
+// TestReplaceWriteWithAPathOutsideWritesNothing: a write call naming a
+// path outside the jail is refused whole before any file is written (the
+// files sort before it or after it alike).
+func TestReplaceWriteWithAPathOutsideWritesNothing(t *testing.T) {
+	e := tcNew(t)
+	e.write("!a.txt", "old\n")
+	ctx := context.Background()
+	pre, err := e.s.Replace(ctx, &ReplaceRequest{Pattern: "old", With: "new", Paths: []string{"!a.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.s.Replace(ctx, &ReplaceRequest{Pattern: "old", With: "new", Write: map[string]string{"!a.txt": pre.Files[0].Version, "../canary/x": "0-0"}})
+	if shell.CodeOf(err) != shell.CodeOutsideJail {
+		t.Fatalf("write with a path outside: %v", err)
+	}
+	if got := e.read("!a.txt"); got != "old\n" {
+		t.Fatalf("!a.txt was written: %q", got)
+	}
+	e.checkCanary()
 }

@@ -364,6 +364,12 @@ func (s *Service) write(ctx context.Context, sv *saving, root string, l loc, cur
 // locks, which it lets go of in part once the content is in place, and
 // the write, which sv.done completes.
 func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, cur disk, content []byte, create bool, cause string, ev *workspace.Event) (*SaveResponse, error) {
+	if int64(len(content)) > s.cfg.Limits.MaxFileBytes {
+		// As editor::open: a file over max_file_bytes never becomes a
+		// buffer (the user's editor could not hold it whole); one already
+		// open is refreshed.
+		ctx = refreshOnly(ctx)
+	}
 	v := sv.version
 	if v == "" {
 		v = Version(content)

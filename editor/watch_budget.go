@@ -48,6 +48,7 @@ func (ses *watchSession) isDir(rel string) bool {
 // computes the priority folders.
 func (ses *watchSession) loadSession(rec *workspace.Record) {
 	ses.buffers = map[string]bool{}
+	ses.opened = map[string]string{}
 	ses.prio = map[string]bool{"": true}
 	se := rec.Sessions[ses.root]
 	if se == nil {
@@ -67,6 +68,7 @@ func (ses *watchSession) loadSession(rec *workspace.Record) {
 			continue
 		}
 		ses.buffers[b.Path] = true
+		ses.opened[b.Path] = b.Version
 		if d := parent(b.Path); d != "" {
 			addDir(d)
 		}

@@ -18,8 +18,15 @@ func (ses *watchSession) loadCache() {
 		if err != nil || res.Truncated {
 			continue
 		}
-		ses.setCache(p, res.Data)
-		ses.recent[p] = Version(res.Data)
+		if v := Version(res.Data); ses.opened[p] == "" || ses.opened[p] == v {
+			ses.setCache(p, res.Data)
+			ses.recent[p] = v
+		}
+		// Otherwise the file changed since it was opened, and that change
+		// has not been reported (its event may be in the batch waiting):
+		// taken as the baseline, it would read as already seen and never
+		// reach the journal (a page opening a file that a program writes
+		// a moment later kept showing the old text).
 	}
 }
 

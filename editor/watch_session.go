@@ -42,6 +42,7 @@ type watchSession struct {
 	warnedAt int // unwatched count last warned about
 
 	buffers    map[string]bool
+	opened     map[string]string // buffer → the version the record has for it
 	cache      map[string][]byte
 	cacheBytes int
 	recent     map[string]string // path → version last accounted for

@@ -982,3 +982,23 @@ func TestWatchChangesToOnePathInOrder(t *testing.T) {
 		}
 	}
 }
+
+// A file changed by another program just after it was opened, before the
+// watcher read its view of the session: the change is reported (it used
+// to become the watcher's baseline for the new buffer, so its event was
+// taken as already seen and dropped).
+func TestWatchChangeRightAfterOpenReported(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("f.txt", "f1\n")
+	ses := twSession(t, e)
+	cur := twCursor(t, e.s)
+	e.open("f.txt")
+	twWriteRaw(t, e.abs("f.txt"), "f2\n")
+	// The record poll runs before the batch holding the write is flushed.
+	ses.loadSession(e.s.store.Load())
+	ses.loadCache()
+	twFeed(t, ses, func(ev shell.WatchEvent) bool { return ev.Path == e.abs("f.txt") })
+	ses.finish()
+	twExactly(t, twSince(t, e.s, cur), "modified f.txt external")
+}

@@ -52,7 +52,11 @@ type worktreeChange struct {
 // source in a refusal ("the upstream commit 1a2b3c4").
 func (r *Repo) checkoutFiles(h plumbing.Hash, what string) (map[string]treeEntry, error) {
 	out := map[string]treeEntry{}
-	if err := r.checkoutWalk(h, "", out); err != nil {
+	err := r.flatTreeV(h, "", true, func(p string, e treeEntry) error {
+		out[p] = e
+		return nil
+	})
+	if err != nil {
 		var ue *UnsafePathError
 		if errors.As(err, &ue) {
 			return nil, r.refuseTree(ue, what)
@@ -62,34 +66,13 @@ func (r *Repo) checkoutFiles(h plumbing.Hash, what string) (map[string]treeEntry
 	return out, nil
 }
 
-func (r *Repo) checkoutWalk(h plumbing.Hash, prefix string, out map[string]treeEntry) error {
-	ents, err := r.readTree(h)
-	if err != nil {
-		return err
-	}
-	if err := verifyTreeEntries(prefix, ents); err != nil {
-		return err
-	}
-	for _, e := range ents {
-		p := joinPath(prefix, e.name)
-		if e.isDir() {
-			if err := r.checkoutWalk(e.hash, p, out); err != nil {
-				return err
-			}
-			continue
-		}
-		out[p] = e
-	}
-	return nil
-}
-
 // refuseTree is the error of an operation refused for an unsafe entry.
 func (r *Repo) refuseTree(ue *UnsafePathError, what string) error {
 	if what != "" {
 		what = " in " + what
 	}
 	return &shell.Error{Code: shell.CodeDenied, Path: r.Abs(""), Err: ue,
-		Message: fmt.Sprintf("refused: %s%s: %s. Git refuses to check out such an entry too (it could write into .git, where hooks and config run programs); nothing was written. Inspect it with git ls-tree, and do not check it out", ue.Path, what, ue.Why)}
+		Message: fmt.Sprintf("refused: %s%s: %s. Git refuses to check out such an entry too (it could write into .git, where hooks and config run programs); nothing was written. Its other files can still be read one by one with editor::git::show", ue.Path, what, ue.Why)}
 }
 
 // applyWorktree verifies changes as a whole (see the top of this file),

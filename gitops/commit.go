@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -75,11 +76,12 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 
 	// commitIdx is what the commit records; idx what the index holds after.
 	var commitIdx *Index
+	var leftOut []string // what stage_all could not add, and why
 	switch {
 	case len(opt.Paths) > 0:
 		commitIdx, err = r.stagePaths(idx, headTree, opt.Paths)
 	case opt.StageAll:
-		err = r.stageAll(idx)
+		leftOut, err = r.stageAll(idx)
 		commitIdx = idx
 	default:
 		commitIdx = idx
@@ -89,7 +91,7 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	}
 	tree := buildIndexTree(commitIdx, true)
 	if len(merging) == 0 && (tree.hash == headTree || (h.unborn() && len(tree.ents) == 0)) {
-		return &CommitResult{Summary: r.nothingToCommit(ctx, h, opt)}, nil
+		return &CommitResult{Summary: r.nothingToCommit(ctx, h, opt, leftOut)}, nil
 	}
 	author, err := r.identity("author")
 	if err != nil {
@@ -140,6 +142,9 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	}
 	summary := fmt.Sprintf("[%s %s] %s\n %d file%s changed, %d insertion%s(+), %d deletion%s(-)",
 		where, sha.String()[:7], subject(msg), files, plural(files), added, plural(added), removed, plural(removed))
+	if len(leftOut) > 0 {
+		summary += "\n not added: " + listLeftOut(leftOut)
+	}
 	return &CommitResult{Committed: true, SHA: sha.String(), Summary: summary}, nil
 }
 
@@ -186,8 +191,13 @@ func cleanMessage(m string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// nothingToCommit words git's message for an empty commit.
-func (r *Repo) nothingToCommit(ctx context.Context, h head, opt CommitOptions) string {
+// nothingToCommit words git's message for an empty commit. leftOut is
+// what stage_all could not add: when that is all there is, the summary
+// says so and why, rather than advising the stage_all already given.
+func (r *Repo) nothingToCommit(ctx context.Context, h head, opt CommitOptions, leftOut []string) string {
+	if len(leftOut) > 0 {
+		return "nothing to commit: stage_all added every change but " + listLeftOut(leftOut)
+	}
 	st, err := r.Status(ctx)
 	if err != nil || st.Clean() {
 		return "nothing to commit, working tree clean"
@@ -201,10 +211,38 @@ func (r *Repo) nothingToCommit(ctx context.Context, h head, opt CommitOptions) s
 	switch {
 	case len(opt.Paths) > 0:
 		return "nothing to commit: the paths given have no changes"
+	case opt.StageAll:
+		return "nothing to commit: stage_all found no change it could add"
 	case untracked == len(st.Entries):
 		return "nothing added to commit but untracked files present (commit with stage_all: true to add them)"
 	}
 	return "no changes added to commit (commit with stage_all: true, or pass paths, to include unstaged changes)"
+}
+
+// listLeftOut joins the first few reasons of leftOut.
+func listLeftOut(leftOut []string) string {
+	const most = 5
+	s := strings.Join(leftOut[:min(len(leftOut), most)], "; ")
+	if len(leftOut) > most {
+		s += fmt.Sprintf("; and %d more", len(leftOut)-most)
+	}
+	return s
+}
+
+// notAddable says why stage_all leaves an untracked path alone, or "".
+func notAddable(p string) string {
+	if strings.HasSuffix(p, "/") {
+		return p + ", a repository of its own (editord does not add a nested repository as a submodule)"
+	}
+	if err := VerifyPath(p, modeRegular); err != nil {
+		why := err.Error()
+		var ue *UnsafePathError
+		if errors.As(err, &ue) {
+			why = ue.Why
+		}
+		return p + ", which git refuses to add too: " + why
+	}
+	return ""
 }
 
 // stageFile brings the index entry of path in line with the worktree: it
@@ -241,7 +279,7 @@ func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
 		data, mode = []byte(t), modeSymlink
 	case fi.Mode().IsRegular():
 		if fi.Size() > maxStageBytes {
-			return shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes; editord stages files up to %d bytes, use git for larger ones", path, fi.Size(), maxStageBytes)
+			return shell.Errorf(shell.CodeTooLarge, r.Abs(path), "%s is %d bytes, over the %d bytes editord stages; nothing was committed. To commit the other changes, pass paths that leave it out", path, fi.Size(), maxStageBytes)
 		}
 		f, err := r.wfs.Open(path)
 		if err != nil {
@@ -324,15 +362,17 @@ func removeUnder(idx *Index, path string) {
 	idx.Entries = kept
 }
 
-// stageAll is `git add -A` over the whole repository.
-func (r *Repo) stageAll(idx *Index) error {
+// stageAll is `git add -A` over the whole repository, except for the
+// untracked paths it cannot add (a nested repository; a path git refuses,
+// such as .GIT/config): those are returned, each with the reason.
+func (r *Repo) stageAll(idx *Index) ([]string, error) {
 	wt, err := r.scanWorktree(idx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.submoduleCodes(context.Background(), idx, wt)
 	fileMode := r.cfg.boolean("core", "", "filemode", true)
-	var paths []string
+	var paths, leftOut []string
 	for i := range idx.Entries {
 		e := &idx.Entries[i]
 		if e.Stage() == 0 && wt.codes[i] != codeUnchanged && !e.skipWorktree() {
@@ -340,20 +380,22 @@ func (r *Repo) stageAll(idx *Index) error {
 		}
 	}
 	for _, p := range wt.untracked {
-		if !strings.HasSuffix(p, "/") { // nested repositories are left alone
-			paths = append(paths, p)
+		if why := notAddable(p); why != "" {
+			leftOut = append(leftOut, why)
+			continue
 		}
+		paths = append(paths, p)
 	}
 	for _, p := range paths {
 		if err := r.stageFile(idx, p, fileMode); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for i := range idx.Entries {
 		idx.Entries[i].XFlags &^= xflagIntentToAdd
 	}
 	sortEntries(idx.Entries)
-	return nil
+	return leftOut, nil
 }
 
 // stagePaths stages the named paths in idx and returns the index to commit:

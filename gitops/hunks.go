@@ -59,7 +59,7 @@ func (r *Repo) HunkSides(against, rev, path string, maxBytes int64) (before, aft
 			}
 			short, ref, has := r.upstreamOf(h.branch)
 			if !has {
-				return Side{}, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the current branch has no upstream; against upstream needs one (set it with git branch --set-upstream-to)")
+				return Side{}, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the current branch has no upstream; compare against a remote-tracking branch by name instead (against \"rev\", rev \"origin/main\")")
 			}
 			if c, err = r.ref(ref); err != nil {
 				return Side{}, err

@@ -227,7 +227,7 @@ func parseIndex(data []byte) (*Index, error) {
 			case "sdir":
 				what = "a sparse index (index.sparse)"
 			}
-			return nil, fmt.Errorf("the index uses %s, which editord cannot read; run `git update-index --no-split-index` or turn it off", what)
+			return nil, fmt.Errorf("the index uses %s, which editord cannot read; its git functions cannot work on this repository until that setting is off and the index is written whole again", what)
 		}
 		off += 8 + size
 	}

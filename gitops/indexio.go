@@ -107,7 +107,7 @@ func (r *Repo) lock(name string) (*lockFile, error) {
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, &shell.Error{Code: shell.CodeGitFailed, Path: r.gitDir, Err: err,
-				Message: fmt.Sprintf("%s/%s.lock exists: another git process is working in this repository (or one crashed); wait and retry, or remove the lock file if no git is running", r.gitDir, name)}
+				Message: fmt.Sprintf("%s/%s.lock exists: another git process is working in this repository; retry in a moment. If no git process is running, one crashed and left the file behind, and git functions stay refused until it is removed (editord never removes it: a running git may own it)", r.gitDir, name)}
 		}
 		return nil, gitErr(r.top, "lock "+name, err)
 	}

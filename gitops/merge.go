@@ -332,10 +332,7 @@ func (r *Repo) MergeRef(ctx context.Context, rev, message string, onTouch func(T
 		case strings.HasPrefix(string(ref), "refs/remotes/"):
 			kind = "remote-tracking branch"
 		}
-		msg = fmt.Sprintf("Merge %s '%s'", kind, rev)
-		if h.branch != "" && h.shortBranch() != "main" && h.shortBranch() != "master" {
-			msg += " into " + h.shortBranch()
-		}
+		msg = fmt.Sprintf("Merge %s '%s'%s", kind, rev, r.mergeInto(h))
 	}
 	return r.merge(ctx, mergeOptions{theirs: c, theirsLabel: rev, message: msg, reflog: "merge " + rev, onTouch: onTouch})
 }

@@ -66,7 +66,7 @@ func (r *Repo) mergeProblems(idx *Index, ms []pathMerge, chk mergeCheck) ([]stri
 	var problems []string
 	for _, m := range ms {
 		if m.conflict == "file/directory" {
-			problems = append(problems, m.path+" is a file on one side and a folder on the other (resolve that merge with git)")
+			problems = append(problems, m.path+" is a file on one side and a folder on the other, a conflict editord's merge cannot leave for you to resolve (move it aside on this branch with editor::move and commit, then merge again)")
 			continue
 		}
 		if r.denied(m.path) {

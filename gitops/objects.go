@@ -197,14 +197,26 @@ func normalMode(m uint32) uint32 {
 
 // flatTree lists every file under tree h with its repository path.
 func (r *Repo) flatTree(h plumbing.Hash, prefix string, fn func(path string, e treeEntry) error) error {
+	return r.flatTreeV(h, prefix, false, fn)
+}
+
+// flatTreeV is flatTree, verifying each tree object it reads
+// (verifyTreeEntries) when verify is set: for a tree about to be checked
+// out.
+func (r *Repo) flatTreeV(h plumbing.Hash, prefix string, verify bool, fn func(path string, e treeEntry) error) error {
 	ents, err := r.readTree(h)
 	if err != nil {
 		return err
 	}
+	if verify {
+		if err := verifyTreeEntries(prefix, ents); err != nil {
+			return err
+		}
+	}
 	for _, e := range ents {
 		p := joinPath(prefix, e.name)
 		if e.isDir() {
-			if err := r.flatTree(e.hash, p, fn); err != nil {
+			if err := r.flatTreeV(e.hash, p, verify, fn); err != nil {
 				return err
 			}
 			continue

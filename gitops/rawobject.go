@@ -344,23 +344,12 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		switch {
 		case op&0x80 != 0:
 			var cpOff, cpSize int
-			for k := 0; k < 4; k++ {
-				if op&(1<<k) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("delta cut short")
-					}
-					cpOff |= int(delta[0]) << (8 * k)
-					delta = delta[1:]
-				}
+			var ok bool
+			if cpOff, delta, ok = copyArg(delta, op, 4); !ok {
+				return nil, errors.New("delta cut short")
 			}
-			for k := 0; k < 3; k++ {
-				if op&(0x10<<k) != 0 {
-					if len(delta) == 0 {
-						return nil, errors.New("delta cut short")
-					}
-					cpSize |= int(delta[0]) << (8 * k)
-					delta = delta[1:]
-				}
+			if cpSize, delta, ok = copyArg(delta, op>>4, 3); !ok {
+				return nil, errors.New("delta cut short")
 			}
 			if cpSize == 0 {
 				cpSize = 0x10000
@@ -383,6 +372,21 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 		return nil, errors.New("delta result has the wrong size")
 	}
 	return out, nil
+}
+
+// copyArg reads a delta copy's offset (n 4 bytes) or size (n 3): the
+// bytes that the low bits of present name follow, least significant first.
+func copyArg(delta []byte, present byte, n int) (v int, rest []byte, ok bool) {
+	for k := range n {
+		if present&(1<<k) != 0 {
+			if len(delta) == 0 {
+				return 0, nil, false
+			}
+			v |= int(delta[0]) << (8 * k)
+			delta = delta[1:]
+		}
+	}
+	return v, delta, true
 }
 
 // inflateExactly reads size bytes and then the stream's end, which is

@@ -49,7 +49,7 @@ func (r *Repo) identity(role string) (Identity, error) {
 	if name == "" || email == "" {
 		return Identity{}, shell.Errorf(shell.CodeGitFailed, r.top,
 			"git needs your name and email to record a commit, and user.name or user.email is not set in the repository's or your global git config; "+
-				"set them with: git config --global user.name \"Your Name\" && git config --global user.email you@example.com")
+				"editord reads them from there and never writes git configuration, so nothing can be committed until they are set there")
 	}
 	return Identity{Name: name, Email: email, When: time.Now()}, nil
 }

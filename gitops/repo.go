@@ -108,7 +108,7 @@ func Open(j *shell.Jail, root string) (*Repo, error) {
 		return nil, err
 	}
 	if f := r.cfg.str("extensions", "", "objectformat"); f != "" && !strings.EqualFold(f, "sha1") {
-		return nil, shell.Errorf(shell.CodeGitFailed, top, "the repository at %s uses %s object names, which editord does not support yet; use git directly", top, f)
+		return nil, shell.Errorf(shell.CodeGitFailed, top, "the repository at %s uses %s object names, which editord's git functions do not support yet; everything else works", top, f)
 	}
 	r.st = filesystem.NewStorageWithOptions(r.gfs, cache.NewObjectLRU(32*cache.MiByte), filesystem.Options{KeepDescriptors: true})
 	r.closers = append(r.closers, r.st)
@@ -148,6 +148,12 @@ func discover(j *shell.Jail, root string) (top, gitDir string, err error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir || !j.Contains(parent) {
+			if parent != dir {
+				if top, ok := shell.RepositoryAbove(parent); ok {
+					return "", "", &shell.Error{Code: shell.CodeNotARepository, Path: root, Err: ErrNotRepository,
+						Message: fmt.Sprintf("%s is inside the git repository at %s, whose top lies outside the jail; git functions work only on a repository wholly inside the jail, so they are off here. Everything else works.", root, top)}
+				}
+			}
 			return "", "", notRepo(root, "")
 		}
 		dir = parent
@@ -160,7 +166,7 @@ func notRepo(root, why string) error {
 		msg = fmt.Sprintf("%s is not usable as a git repository: %s", root, why)
 	}
 	return &shell.Error{Code: shell.CodeNotARepository, Path: root, Err: ErrNotRepository,
-		Message: msg + "; git functions need one (run `git init` there to start one). Everything else works without it."}
+		Message: msg + "; git functions need one, and editord does not create repositories. Everything else works without it."}
 }
 
 // Close releases the repository's file handles.

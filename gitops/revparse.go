@@ -12,8 +12,12 @@ import (
 
 // Revisions the way git's rev-parse reads them: a ref name (HEAD, main,
 // origin/main, v1.2, stash, refs/...), a full or abbreviated SHA, a reflog
-// entry (HEAD@{2}, stash@{1}, @{1}), the upstream (@{u}, main@{upstream}),
-// followed by any chain of ~N, ^N, ^ and ^{commit}/^{tree}/^{}. The index
+// entry by number (HEAD@{2}, stash@{1}, @{1}) or by date
+// (main@{yesterday}, @{1.hour.ago}, HEAD@{2026-01-01}: approxidate.go),
+// the branch checked out before (@{-1}), the upstream (@{u},
+// main@{upstream}), the youngest commit whose message matches (:/text),
+// followed by any chain of ~N, ^N, ^ and ^{commit}/^{tree}/^{}/^{/text}
+// (revsearch.go). The index
 // stages (":", ":0" to ":3") name the index rather than a commit; the
 // caller passes the path separately.
 
@@ -32,17 +36,19 @@ func stageRev(rev string) (int, bool) {
 // indexRev reports whether rev names the index rather than a commit.
 func indexRev(rev string) bool { _, ok := stageRev(rev); return ok }
 
-var revSuffix = regexp.MustCompile(`(~[0-9]*|\^[0-9]*|\^\{[a-z]*\})$`)
-
 func badRev(rev, why string) error {
 	msg := "unknown revision " + strconvQuote(rev)
 	if why != "" {
 		msg += ": " + why
 	}
-	return shell.Errorf(shell.CodeInvalidArgument, "", "%s; pass HEAD, HEAD~2, main^2, a branch, a tag, a SHA, stash@{0}, HEAD@{1}, @{upstream}, or :1/:2/:3 for a conflict's stages", msg)
+	return shell.Errorf(shell.CodeInvalidArgument, "", "%s; pass HEAD, HEAD~2, main^2, a branch, a tag, a SHA, stash@{0}, HEAD@{1}, main@{yesterday}, @{-1}, @{upstream}, HEAD^{/text}, :/text, or :1/:2/:3 for a conflict's stages", msg)
 }
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
+
+// braced matches the @{...} and ^{...} parts of a revision, which may
+// hold a colon (a time of day) where the rest may not.
+var braced = regexp.MustCompile(`[@^]\{[^}]*\}`)
 
 // revParse resolves rev to an object name (a commit, or a tree after
 // ^{tree}). ok is false only for HEAD (or @) on a branch with no commit.
@@ -50,94 +56,129 @@ func (r *Repo) revParse(rev string) (plumbing.Hash, bool, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	if strings.ContainsAny(rev, "\x00 \t\n") {
-		return plumbing.ZeroHash, false, badRev(rev, "it holds a space or a control character")
+	for _, c := range rev {
+		if c < ' ' || c == 0x7f {
+			return plumbing.ZeroHash, false, badRev(rev, "it holds a control character")
+		}
 	}
-	if strings.Contains(rev, ":") {
+	if text, ok := strings.CutPrefix(rev, ":/"); ok {
+		return r.searchMessage(text, rev, nil)
+	}
+	outside := rev
+	if i := strings.Index(outside, "^{/"); i >= 0 {
+		outside = outside[:i] // the text searched for may hold anything
+	}
+	if strings.Contains(braced.ReplaceAllString(outside, ""), ":") {
 		return plumbing.ZeroHash, false, badRev(rev, "pass the revision and the path separately (rev \"HEAD\", path \"src/main.go\"), or rev \":\" for the staged version")
 	}
-	// Peel the suffixes off the end, innermost last.
-	var ops []string
-	base := rev
-	for {
-		loc := revSuffix.FindStringIndex(base)
-		if loc == nil || loc[0] == 0 {
-			break
-		}
-		// "@{...}" ends in "}" too, but never with "^{".
-		ops = append([]string{base[loc[0]:]}, ops...)
-		base = base[:loc[0]]
-	}
-	h, ok, err := r.revBase(base, rev)
-	if err != nil {
-		return h, ok, err
-	}
-	if !ok {
-		if len(ops) > 0 {
-			return h, false, badRev(rev, "the branch has no commit yet")
-		}
-		return h, false, nil
-	}
-	for _, op := range ops {
-		if h, err = r.revStep(h, op, rev); err != nil {
-			return plumbing.ZeroHash, false, err
-		}
-	}
-	return h, true, nil
+	return r.rev1(rev, rev)
 }
 
-// revStep applies one ~N, ^N or ^{type} to h.
-func (r *Repo) revStep(h plumbing.Hash, op, rev string) (plumbing.Hash, error) {
-	switch {
-	case strings.HasPrefix(op, "^{"):
-		typ := strings.TrimSuffix(op[2:], "}")
-		switch typ {
-		case "", "commit":
-			if _, err := r.readCommit(h); err != nil {
-				return h, badRev(rev, "it is not a commit")
-			}
-			return r.peelToCommit(h)
-		case "tree":
-			c, err := r.readCommit(h)
-			if err != nil {
-				return h, badRev(rev, "it is not a commit")
-			}
-			return c.tree, nil
-		}
-		return h, badRev(rev, "^{"+typ+"} is not supported (use ^{commit} or ^{tree})")
-	case op[0] == '~':
+// rev1 resolves name the way git's get_oid_1 does: the last ~N or ^N
+// applies to everything before it, then the last ^{...}, then the base.
+func (r *Repo) rev1(name, rev string) (plumbing.Hash, bool, error) {
+	i := len(name) - 1
+	for i >= 0 && name[i] >= '0' && name[i] <= '9' {
+		i--
+	}
+	if i > 0 && (name[i] == '~' || name[i] == '^') {
 		n := 1
-		if len(op) > 1 {
-			n, _ = strconv.Atoi(op[1:])
-		}
-		for range n {
-			c, err := r.readCommit(h)
+		if digits := name[i+1:]; digits != "" {
+			v, err := strconv.Atoi(digits)
 			if err != nil {
-				return h, badRev(rev, "it is not a commit")
+				return plumbing.ZeroHash, false, badRev(rev, "the number "+digits+" is too large")
 			}
-			if len(c.parents) == 0 {
-				return h, badRev(rev, "the history ends before that (a root commit has no parent)")
+			n = v
+		}
+		h, ok, err := r.rev1(name[:i], rev)
+		if err != nil || !ok {
+			return h, false, r.unbornStep(ok, err, rev)
+		}
+		if name[i] == '~' {
+			h, err = r.ancestor(h, n, rev)
+		} else {
+			h, err = r.parent(h, n, rev)
+		}
+		return h, err == nil, err
+	}
+	if strings.HasSuffix(name, "}") {
+		if j := strings.LastIndex(name, "^{"); j > 0 {
+			h, ok, err := r.rev1(name[:j], rev)
+			if err != nil || !ok {
+				return h, false, r.unbornStep(ok, err, rev)
 			}
-			h = c.parents[0]
+			h, err = r.peel(h, name[j+2:len(name)-1], rev)
+			return h, err == nil, err
 		}
-		return h, nil
-	default: // ^N
-		n := 1
-		if len(op) > 1 {
-			n, _ = strconv.Atoi(op[1:])
-		}
+	}
+	return r.revBase(name, rev)
+}
+
+// unbornStep is the error for a suffix applied to a branch with no commit.
+func (r *Repo) unbornStep(ok bool, err error, rev string) error {
+	if err != nil {
+		return err
+	}
+	return badRev(rev, "the branch has no commit yet")
+}
+
+// ancestor is h~n: n first parents back.
+func (r *Repo) ancestor(h plumbing.Hash, n int, rev string) (plumbing.Hash, error) {
+	for range n {
 		c, err := r.readCommit(h)
 		if err != nil {
 			return h, badRev(rev, "it is not a commit")
 		}
-		if n == 0 {
-			return r.peelToCommit(h)
+		if len(c.parents) == 0 {
+			return h, badRev(rev, "the history ends before that (a root commit has no parent)")
 		}
-		if n > len(c.parents) {
-			return h, badRev(rev, "the commit has "+strconv.Itoa(len(c.parents))+" parent(s)")
-		}
-		return c.parents[n-1], nil
+		h = c.parents[0]
 	}
+	return h, nil
+}
+
+// parent is h^n: the commit itself for 0, else its n-th parent.
+func (r *Repo) parent(h plumbing.Hash, n int, rev string) (plumbing.Hash, error) {
+	c, err := r.readCommit(h)
+	if err != nil {
+		return h, badRev(rev, "it is not a commit")
+	}
+	if n == 0 {
+		return r.peelToCommit(h)
+	}
+	if n > len(c.parents) {
+		return h, badRev(rev, "the commit has "+strconv.Itoa(len(c.parents))+" parent(s)")
+	}
+	return c.parents[n-1], nil
+}
+
+// peel applies ^{typ}: ^{}, ^{commit}, ^{tree}, or ^{/text}, the
+// youngest commit reachable from h whose message matches text.
+func (r *Repo) peel(h plumbing.Hash, typ, rev string) (plumbing.Hash, error) {
+	switch {
+	case typ == "" || typ == "commit":
+		if _, err := r.readCommit(h); err != nil {
+			return h, badRev(rev, "it is not a commit")
+		}
+		return r.peelToCommit(h)
+	case typ == "tree":
+		c, err := r.readCommit(h)
+		if err != nil {
+			return h, badRev(rev, "it is not a commit")
+		}
+		return c.tree, nil
+	case strings.HasPrefix(typ, "/"):
+		if _, err := r.readCommit(h); err != nil {
+			return h, badRev(rev, "it is not a commit")
+		}
+		c, err := r.peelToCommit(h)
+		if err != nil || typ == "/" {
+			return c, err // ^{/} is the commit itself
+		}
+		got, _, err := r.searchMessage(typ[1:], rev, []plumbing.Hash{c})
+		return got, err
+	}
+	return h, badRev(rev, "^{"+typ+"} is not supported (^{commit}, ^{tree}, ^{} and ^{/text} are)")
 }
 
 // peelToCommit follows annotated tags to the commit.
@@ -172,13 +213,55 @@ func (r *Repo) revBase(base, rev string) (plumbing.Hash, bool, error) {
 	}
 	if m := reflogSel.FindStringSubmatch(base); m != nil {
 		name, sel := m[1], m[2]
+		if strings.HasPrefix(sel, "-") {
+			if name != "" {
+				return plumbing.ZeroHash, false, badRev(rev, "@{-N} (the N-th branch checked out before) stands alone, as in @{-1}~2")
+			}
+			n, err := strconv.Atoi(sel[1:])
+			if err != nil {
+				return plumbing.ZeroHash, false, badRev(rev, "@{-N} takes a number")
+			}
+			branch, detached, err := r.priorCheckout(n, rev)
+			if err != nil || branch == "" {
+				return detached, err == nil, err
+			}
+			return r.revBase(branch, rev)
+		}
+		if rest, ok := strings.CutPrefix(name, "@{-"); ok {
+			// @{-1}@{1}, @{-1}@{u}: the previous branch's reflog or upstream.
+			num, tail, _ := strings.Cut(rest, "}")
+			n, err := strconv.Atoi(num)
+			if err != nil || tail != "" {
+				return plumbing.ZeroHash, false, badRev(rev, "")
+			}
+			branch, _, err := r.priorCheckout(n, rev)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			if branch == "" {
+				return plumbing.ZeroHash, false, badRev(rev, "the checkout before was a detached HEAD, which has no reflog or upstream of its own")
+			}
+			name = branch
+		}
 		switch strings.ToLower(sel) {
 		case "u", "upstream":
 			return r.upstreamRev(name, rev)
 		}
 		n, err := strconv.Atoi(sel)
-		if err != nil || n < 0 {
-			return plumbing.ZeroHash, false, badRev(rev, "only numbered reflog entries (@{0}, @{1}) and @{upstream} are supported")
+		if err != nil || n >= 100000000 {
+			// A date: a Unix time, or anything git's approxidate reads.
+			at := int64(n)
+			if err != nil {
+				var ok bool
+				if at, ok = approxidate(sel, revNow()); !ok {
+					return plumbing.ZeroHash, false, badRev(rev, "neither a reflog entry number nor a date git reads (2026-01-01, yesterday, 2.hours.ago)")
+				}
+			}
+			ref, err := r.reflogRef(name, rev)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			return r.reflogAt(ref, at, rev)
 		}
 		ref, err := r.reflogRef(name, rev)
 		if err != nil {
@@ -279,7 +362,7 @@ func (r *Repo) upstreamRev(name, rev string) (plumbing.Hash, bool, error) {
 	}
 	short, ref, ok := r.upstreamOf(branch)
 	if !ok {
-		return plumbing.ZeroHash, false, badRev(rev, "the branch has no upstream (set one with editor::git::branch or git branch --set-upstream-to)")
+		return plumbing.ZeroHash, false, badRev(rev, "the branch has no upstream; name the remote-tracking branch itself (origin/main)")
 	}
 	up, err := r.ref(ref)
 	if err != nil || up.IsZero() {

@@ -1,8 +1,12 @@
 package gitops
 
 import (
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/editord/editord/shell"
 )
@@ -45,7 +49,7 @@ func TestRevParseMatchesGit(t *testing.T) {
 			t.Errorf("%s: got %s %v %v, git says %s", rev, got, ok, err, strings.TrimSpace(want))
 		}
 	}
-	for _, rev := range []string{"nope", "HEAD~9", "HEAD^3", "stash@{5}", "HEAD@{yesterday}", "main:a.txt", "@{u}"} {
+	for _, rev := range []string{"nope", "HEAD~9", "HEAD^3", "stash@{5}", "main:a.txt", "@{u}"} {
 		if _, _, err := r.revParse(rev); shell.CodeOf(err) != shell.CodeInvalidArgument {
 			t.Errorf("%s: want invalid_argument, got %v", rev, err)
 		}
@@ -85,5 +89,83 @@ func TestShowStages(t *testing.T) {
 	}
 	if _, ok, err := r.Show(":0", "a.txt", 0); ok || err != nil {
 		t.Errorf(":0 of a conflicted path: exists %v %v", ok, err)
+	}
+}
+
+// TestRevParseDatesSearchesPrior: reflog entries by date, commit message
+// searches and @{-N} resolve as git rev-parse resolves them, on a
+// repository whose reflogs span ten days (git writes them with the dates
+// GIT_COMMITTER_DATE gives; both sides are asked at the same "now").
+func TestRevParseDatesSearchesPrior(t *testing.T) {
+	f := newFixture(t)
+	now := time.Now().Unix()
+	defer func(old func() time.Time) { revNow = old }(revNow)
+	revNow = func() time.Time { return time.Unix(now, 0) }
+	at := func(ago time.Duration, args ...string) {
+		t.Helper()
+		when := strconv.FormatInt(now-int64(ago/time.Second), 10) + " +0000"
+		cmd := exec.Command("git", args...)
+		cmd.Dir = f.dir
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+when, "GIT_AUTHOR_DATE="+when)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	commit := func(ago time.Duration, msg string) {
+		t.Helper()
+		f.write("a.txt", msg+"\n")
+		at(ago, "add", "-A")
+		at(ago, "commit", "-q", "-m", msg)
+	}
+	day := 24 * time.Hour
+	commit(10*day, "A: first\n\nbody mentions fix")
+	commit(9*day, "B: second")
+	at(2*day, "switch", "-q", "-c", "side")
+	commit(2*day-time.Hour, "S1: on side")
+	at(30*time.Hour, "switch", "-q", "main")
+	commit(30*time.Hour-time.Minute, "C: fix the parser")
+	commit(3*time.Hour, "D: !important change")
+	at(90*time.Minute, "switch", "-q", "side")
+	commit(80*time.Minute, "S2: side again")
+	at(70*time.Minute, "switch", "-q", "main")
+	commit(10*time.Minute, "E: latest")
+	at(5*time.Minute, "tag", "-a", "-m", "tagged", "v1", "HEAD~2")
+	at(4*time.Minute, "checkout", "-q", "--detach", "HEAD~1")
+	at(3*time.Minute, "checkout", "-q", "main")
+	iso := time.Unix(now-int64(26*time.Hour/time.Second), 0).Format("2006-01-02 15:04:05")
+	r := f.open()
+	for _, rev := range []string{
+		"@{yesterday}", "@{1.hour.ago}", "@{2.hours.ago}", "@{1 hour ago}", "main@{2.days.ago}", "HEAD@{yesterday}",
+		"HEAD@{1.hour.ago}", "side@{1.day.ago}", "side@{3.days.ago}", "main@{10.years.ago}", "@{now}", "main@{" + iso + "}",
+		"main@{" + strconv.FormatInt(now-int64(5*time.Hour/time.Second), 10) + "}", "@{yesterday}~1", "main@{2.days.ago}^{tree}",
+		"@{-1}", "@{-2}", "@{-3}", "@{-4}", "@{-1}~1", "@{-2}@{1}", "@{-2}@{yesterday}",
+		"HEAD^{/fix}", "HEAD^{/^C}", "HEAD^{/}", "main~1^{/first}", "side^{/S[0-9]}", "v1^{/B}", "HEAD^{/fix the}",
+		":/fix", ":/side", ":/S1", ":/^A", ":/!-E", ":/!!imp", ":/mentions", ":/first.*fix",
+	} {
+		cmd := exec.Command("git", "rev-parse", "--verify", "-q", rev)
+		cmd.Dir = f.dir
+		cmd.Env = append(os.Environ(), "GIT_TEST_DATE_NOW="+strconv.FormatInt(now, 10))
+		want, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git rev-parse %s: %v %s", rev, err, want)
+		}
+		got, ok, err := r.revParse(rev)
+		if err != nil || !ok || got.String() != strings.TrimSpace(string(want)) {
+			t.Errorf("%s: got %s %v %v, git says %s", rev, got, ok, err, strings.TrimSpace(string(want)))
+		}
+	}
+	for _, rev := range []string{"@{garbage}", "main@{-1}", "@{-9}", ":/no such text", "HEAD^{/no such}", ":/!x", ":/(", "@{-1}@{u}", ":/second$"} {
+		cmd := exec.Command("git", "rev-parse", "--verify", "-q", rev)
+		cmd.Dir = f.dir
+		if out, err := cmd.Output(); err == nil {
+			t.Errorf("git accepts %s (%s)", rev, out)
+		}
+		if _, _, err := r.revParse(rev); shell.CodeOf(err) != shell.CodeInvalidArgument {
+			t.Errorf("%s: want invalid_argument, got %v", rev, err)
+		}
+	}
+	// Show reads a file at such a revision.
+	if data, ok, err := r.Show("@{-1}", "a.txt", 0); err != nil || !ok || string(data) != "D: !important change\n" {
+		t.Fatalf("show @{-1}:a.txt = %q %v %v", data, ok, err)
 	}
 }

@@ -95,15 +95,15 @@ func TestStatusUpstream(t *testing.T) {
 	}
 }
 
-// Indexes editord cannot read are refused with a message saying how to
-// turn the feature off, never misread (README: Git, not supported).
+// Indexes editord cannot read are refused with a message naming the
+// setting, never misread (README: Git, not supported).
 func TestUnreadableIndexesRefused(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		setup [][]string
 		want  []string
 	}{
-		{"split index", [][]string{{"update-index", "--split-index"}}, []string{"split index", "--no-split-index"}},
+		{"split index", [][]string{{"update-index", "--split-index"}}, []string{"split index", "core.splitIndex", "setting is off"}},
 		{"sparse index", [][]string{{"sparse-checkout", "init", "--cone", "--sparse-index"}, {"sparse-checkout", "set", "dir"}}, []string{"sparse index"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

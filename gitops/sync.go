@@ -62,7 +62,7 @@ func (r *Repo) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 	switch opt.Mode {
 	case "", PullFFOnly, PullMerge:
 	case PullRebase:
-		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "mode rebase is not supported: editord merges instead (mode \"merge\"), which git merge --continue/--abort and editor::git::commit finish")
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "mode rebase is not supported: pull with mode \"merge\"; a merge that stops on conflicts is finished or undone with editor::git::merge (action continue or abort)")
 	default:
 		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "mode must be ff-only, merge or rebase, not %q", opt.Mode)
 	}
@@ -72,7 +72,7 @@ func (r *Repo) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 	}
 	remote, upRef, ok := r.syncTarget(h)
 	if !ok {
-		return r.result(h, false, "no remote is configured for this repository (git remote add origin <url>), so there is nothing to "+opt.Action)
+		return r.result(h, false, "no remote is configured for this repository, so there is nothing to "+opt.Action+" (editord reads remotes from the repository's git configuration and never adds one)")
 	}
 	var res *SyncResult
 	switch opt.Action {
@@ -218,17 +218,17 @@ func netSummary(action, remote string, err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("%s from %s timed out: %v", action, remote, err)
 	case err != nil && strings.Contains(err.Error(), "knownhosts: key mismatch"):
-		return fmt.Sprintf("%s: the ssh host key of %s does not match the one in known_hosts (%v); if the server's key really changed, update known_hosts with ssh-keygen -R and connect once with ssh", action, remote, err)
+		return fmt.Sprintf("%s: the ssh host key of %s does not match the one in known_hosts (%v); nothing was sent. If the server's key really changed, known_hosts must be updated: editord never replaces a key there", action, remote, err)
 	case errors.Is(err, errNoSSHKey):
-		return fmt.Sprintf("%s with %s: %v; start ssh-agent and ssh-add your key", action, remote, err)
+		return fmt.Sprintf("%s with %s: %v; editord signs in with those only", action, remote, err)
 	case err != nil && strings.Contains(err.Error(), "unable to find any valid known_hosts file"):
-		return fmt.Sprintf("%s: no known_hosts file to check the ssh host key of %s against (~/.ssh/known_hosts, or the files SSH_KNOWN_HOSTS names); connect once with ssh or git to create it", action, remote)
+		return fmt.Sprintf("%s: no known_hosts file to check the ssh host key of %s against (~/.ssh/known_hosts, or the files SSH_KNOWN_HOSTS names); editord connects only to hosts whose key is already there", action, remote)
 	case err != nil && strings.Contains(err.Error(), "knownhosts: key is unknown"):
-		return fmt.Sprintf("%s: the ssh host key of %s is not in known_hosts (%v); connect once with ssh or git to accept it", action, remote, err)
+		return fmt.Sprintf("%s: the ssh host key of %s is not in known_hosts (%v); editord never accepts an unknown host key, so it connects only once the key is there", action, remote, err)
 	case isAuthErr(err):
-		return fmt.Sprintf("%s: %s refused the credentials (%v); set up an ssh key or agent, a credential helper, or a token in the remote URL", action, remote, err)
+		return fmt.Sprintf("%s: %s refused the credentials (%v); editord signs in with an ssh key or agent, a credential helper, or a token in the remote URL", action, remote, err)
 	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return fmt.Sprintf("%s: the repository of remote %s was not found (check its URL with git remote -v)", action, remote)
+		return fmt.Sprintf("%s: the repository of remote %s was not found", action, remote)
 	}
 	return fmt.Sprintf("%s with %s failed: %v", action, remote, err)
 }
@@ -356,7 +356,7 @@ func (r *Repo) pullMerge(ctx context.Context, h head, remote string, upRef plumb
 	}
 	res, err := r.merge(ctx, mergeOptions{
 		theirs: up, theirsLabel: up.String(),
-		message: fmt.Sprintf("Merge branch '%s' of %s", branch, redactURL(r.cfg.str("remote", remote, "url"))),
+		message: fmt.Sprintf("Merge branch '%s' of %s%s", branch, fetchHeadURL(r.cfg.str("remote", remote, "url")), r.mergeInto(h)),
 		reflog:  "pull", ffOnly: opt.Mode != PullMerge, onTouch: opt.OnTouch,
 	})
 	if err != nil {

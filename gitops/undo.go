@@ -25,7 +25,7 @@ func (r *Repo) UndoCommit(ctx context.Context) (sha, message string, err error) 
 		return "", "", err
 	}
 	if len(c.parents) == 0 {
-		return "", "", shell.Errorf(shell.CodeInvalidArgument, r.top, "%s is the repository's first (root) commit; undo-commit would leave the branch with no commit, so it refuses (use git update-ref -d if you really mean it)", short(h.hash))
+		return "", "", shell.Errorf(shell.CodeInvalidArgument, r.top, "%s is the repository's first (root) commit; undo-commit would leave the branch with no commit, so it refuses; nothing was changed", short(h.hash))
 	}
 	if h.branch != "" {
 		if up, ref, ok := r.upstreamOf(h.branch); ok {

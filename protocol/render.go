@@ -37,6 +37,11 @@ func FunctionIDs(id string) string { return id }
 // renderers maps function ids to their text renderings.
 var renderers = map[string]func(r *rend, resp any) bool{}
 
+// typed is a renderer of one response type as an entry of renderers.
+func typed[T any](f func(r *rend, resp *T) bool) func(r *rend, resp any) bool {
+	return func(r *rend, resp any) bool { return f(r, resp.(*T)) }
+}
+
 // rend accumulates one text block within the budget.
 type rend struct {
 	b     strings.Builder

@@ -12,16 +12,16 @@ import (
 // search and the tab set.
 
 func init() {
-	renderers["editor::open"] = func(r *rend, v any) bool { return renderOpen(r, v.(*editor.OpenResponse)) }
-	renderers["editor::git::show"] = func(r *rend, v any) bool { return renderShow(r, v.(*editor.GitShowResponse)) }
-	renderers["editor::save"] = func(r *rend, v any) bool { return renderSave(r, v.(*editor.SaveResponse)) }
-	renderers["editor::edit"] = func(r *rend, v any) bool { return renderEdit(r, v.(*editor.EditResponse)) }
-	renderers["editor::diff"] = func(r *rend, v any) bool { return renderDiff(r, v.(*editor.DiffResponse)) }
-	renderers["editor::tree"] = func(r *rend, v any) bool { return renderTree(r, v.(*editor.TreeResponse)) }
-	renderers["editor::find"] = func(r *rend, v any) bool { return renderFind(r, v.(*editor.FindResponse)) }
-	renderers["editor::search"] = func(r *rend, v any) bool { return renderSearch(r, v.(*editor.SearchResponse)) }
-	renderers["editor::workspace::get"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
-	renderers["editor::workspace::open"] = func(r *rend, v any) bool { return renderView(r, v.(*editor.WorkspaceView)) }
+	renderers["editor::open"] = typed(renderOpen)
+	renderers["editor::git::show"] = typed(renderShow)
+	renderers["editor::save"] = typed(renderSave)
+	renderers["editor::edit"] = typed(renderEdit)
+	renderers["editor::diff"] = typed(renderDiff)
+	renderers["editor::tree"] = typed(renderTree)
+	renderers["editor::find"] = typed(renderFind)
+	renderers["editor::search"] = typed(renderSearch)
+	renderers["editor::workspace::get"] = typed(renderView)
+	renderers["editor::workspace::open"] = typed(renderView)
 	renderers["editor::buffers::list"] = func(r *rend, v any) bool {
 		b := v.(*editor.BuffersListResponse)
 		r.line("root: " + b.Root)
@@ -376,8 +376,14 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 	if v.Focus != nil {
 		r.line(focusLine(v.Focus))
 	}
+	if len(v.Detached) > 0 {
+		r.linef("%s (closed or deleted elsewhere; open the file to see it):", plural(len(v.Detached), "unsaved draft of a file not open", "unsaved drafts of files not open"))
+		for _, b := range v.Detached {
+			r.line("  " + b.Path)
+		}
+	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "buffers_total", "expanded_total", "more")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}

@@ -12,9 +12,9 @@ import (
 // functions that answer with the tab set after changing files.
 
 func init() {
-	renderers["editor::git::status"] = func(r *rend, v any) bool { return renderStatus(r, v.(*editor.GitStatusResponse)) }
-	renderers["editor::git::hunks"] = func(r *rend, v any) bool { return renderHunks(r, v.(*editor.GitHunksResponse)) }
-	renderers["editor::changes"] = func(r *rend, v any) bool { return renderChanges(r, v.(*editor.ChangesResponse)) }
+	renderers["editor::git::status"] = typed(renderStatus)
+	renderers["editor::git::hunks"] = typed(renderHunks)
+	renderers["editor::changes"] = typed(renderChanges)
 	renderers["editor::move"] = func(r *rend, v any) bool {
 		o := v.(*editor.MoveResponse)
 		r.linef("moved %s -> %s (%s remapped; %s open)", o.From, o.To, plural(o.Remapped, "buffer or folder", "buffers and folders"), plural(len(o.Buffers), "buffer", "buffers"))

@@ -12,10 +12,10 @@ import (
 // per blamed line, per branch, per stash, the way git prints them.
 
 func init() {
-	renderers["editor::git::log"] = func(r *rend, v any) bool { return renderLog(r, v.(*editor.GitLogResponse)) }
-	renderers["editor::git::blame"] = func(r *rend, v any) bool { return renderBlame(r, v.(*editor.GitBlameResponse)) }
-	renderers["editor::git::branch"] = func(r *rend, v any) bool { return renderBranch(r, v.(*editor.GitBranchResponse)) }
-	renderers["editor::git::stash"] = func(r *rend, v any) bool { return renderStash(r, v.(*editor.GitStashResponse)) }
+	renderers["editor::git::log"] = typed(renderLog)
+	renderers["editor::git::blame"] = typed(renderBlame)
+	renderers["editor::git::branch"] = typed(renderBranch)
+	renderers["editor::git::stash"] = typed(renderStash)
 }
 
 func day(unix int64) string { return time.Unix(unix, 0).UTC().Format("2006-01-02") }

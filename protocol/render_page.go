@@ -9,7 +9,7 @@ import (
 
 // Text blocks for what the person's editor reports: drafts and focus.
 func init() {
-	renderers["editor::buffers::draft"] = func(r *rend, v any) bool { return renderDraft(r, v.(*editor.DraftResponse)) }
+	renderers["editor::buffers::draft"] = typed(renderDraft)
 	renderers["editor::workspace::focus"] = func(r *rend, v any) bool {
 		r.line(focusLine(v.(*editor.FocusResponse).Focus))
 		return true

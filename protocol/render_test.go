@@ -314,6 +314,10 @@ func TestRenderTabsPaged(t *testing.T) {
 	if got := RenderText("editor::workspace::get", view, ToolName); got != "root: /w\n1 open buffer:\n  f000.go  v\n" {
 		t.Errorf("workspace::get, one buffer:\n%q", got)
 	}
+	view.Detached = []workspace.Buffer{{Path: "gone.go", Version: "v", Dirty: true}}
+	if got := RenderText("editor::workspace::get", view, ToolName); !strings.HasSuffix(got, "1 unsaved draft of a file not open (closed or deleted elsewhere; open the file to see it):\n  gone.go\n") {
+		t.Errorf("workspace::get, a detached draft:\n%q", got)
+	}
 }
 
 // TestRenderCutsCount: a tree or a files/count search cut at the budget
@@ -398,5 +402,46 @@ func TestRenderFallbackLists(t *testing.T) {
 	if len(got) > textBudget || !strings.Contains(got, "summary: CONFLICT (content): Merge conflict in pkg/sub/file_0000.go; ") ||
 		!strings.Contains(got, "conflicts (5000):\n  pkg/sub/file_0000.go\n") || !regexp.MustCompile(`… \d+ more conflicts not shown`).MatchString(got) {
 		t.Fatalf("%d bytes: head %q tail %q", len(got), got[:300], got[len(got)-300:])
+	}
+}
+
+// TestRenderReplace: a replace's text is a line per file and its patch,
+// not the response as one line of JSON; a preview says how to write.
+func TestRenderReplace(t *testing.T) {
+	o := &editor.ReplaceResponse{Files: []editor.ReplaceFile{
+		{Path: "a.go", Version: "v1", Replaced: 2, Patch: "--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x && y\n+z && y\n"},
+		{Path: "b.go", Version: "v2"},
+		{Path: "c.bin", Skipped: "binary"},
+	}}
+	want := "dry run: 2 replacements in 3 files; nothing written. To write, call editor_replace with write: {path: version} for the files to change\n" +
+		"a.go: version v1, 2 replacements\n--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x && y\n+z && y\n" +
+		"b.go: no match (version v2)\nc.bin: skipped (binary)\n"
+	if got := RenderText("editor::replace", o, ToolName); got != want {
+		t.Fatalf("%q\nwant\n%q", got, want)
+	}
+	o = &editor.ReplaceResponse{Written: 1, Files: []editor.ReplaceFile{
+		{Path: "a.go", Version: "v3", Replaced: 2, Written: true, Patch: "--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x\n+z\n"},
+		{Path: "b.go", Version: "v9", Conflict: true},
+	}}
+	if got := RenderText("editor::replace", o, ToolName); !strings.HasPrefix(got, "wrote 1 of 2 files (2 replacements); 1 conflict\na.go: written, version v3, 2 replacements\n") || !strings.Contains(got, "b.go: conflict, changed since the dry run (now version v9); nothing written\n") {
+		t.Fatalf("%q", got)
+	}
+	var many editor.ReplaceResponse
+	for i := range 3000 {
+		many.Files = append(many.Files, editor.ReplaceFile{Path: fmt.Sprintf("pkg/f%04d.go", i), Version: "v", Replaced: 1, Patch: "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\n"})
+	}
+	if got := RenderText("editor::replace", &many, ToolName); len(got) > textBudget || !regexp.MustCompile(`… \d+ more files not shown`).MatchString(got) {
+		t.Fatalf("%d bytes, tail %q", len(got), got[len(got)-200:])
+	}
+}
+
+// TestErrorMessagesAreCapped: a message quoting a huge argument (a 100 KB
+// revision or cursor) is cut, in the text and the structured content.
+func TestErrorMessagesAreCapped(t *testing.T) {
+	res := ErrorResult(shell.Errorf(shell.CodeInvalidArgument, "", "unknown revision %q; pass HEAD", strings.Repeat("x", 100_000)))
+	txt := res.Content[0].(mcp.TextContent).Text
+	raw, _ := json.Marshal(res.StructuredContent)
+	if len(txt) > 5000 || len(raw) > 5200 || !strings.HasSuffix(txt, "more bytes of this message not shown)") {
+		t.Fatalf("text %d bytes, structured %d: %q", len(txt), len(raw), txt[len(txt)-80:])
 	}
 }

@@ -12,8 +12,9 @@ package protocol
 // catalog function runs (the same toolResult as mcp-go's handler), and the
 // response is written with its text escaped once. Every other line
 // (initialize, lists, resources, pings, notifications, responses to our
-// requests, and any tools/call that is not plain: bad JSON, an unknown
-// tool, _meta) goes to mcp-go's own stdio server unchanged, through a
+// requests, and any tools/call that is not plain: bad JSON, _meta) goes
+// to mcp-go's own stdio server unchanged (a call naming no tool is
+// answered here, unknowntool.go), through a
 // pipe, so the protocol stays mcp-go's; both write whole lines through
 // one lock. notifications/cancelled reaches the fast path's calls too, and
 // when the input ends every call in flight is cancelled, as mcp-go does.
@@ -29,6 +30,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/editord/editord/editor/jsonscan"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -53,7 +55,9 @@ func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWr
 		var line []byte
 		line, err = lines.ReadLine()
 		if len(line) > 0 && !f.serve(line) {
-			if _, werr := pw.Write(line); werr != nil {
+			if reply := s.unknownTool(line); reply != nil {
+				out.Write(reply) // unknowntool.go
+			} else if _, werr := pw.Write(line); werr != nil {
 				err = werr
 				break
 			}
@@ -124,8 +128,7 @@ type toolCall struct {
 // such members mean.
 func parseToolCall(line []byte) (toolCall, bool) {
 	var c toolCall
-	end := 0
-	ok := objectMembersEnd(line, &end, func(key string, val []byte) bool {
+	end, ok := objectMembersEnd(line, func(key string, val []byte) bool {
 		switch key {
 		case "jsonrpc":
 			return json.Unmarshal(val, &c.JSONRPC) == nil
@@ -148,7 +151,7 @@ func parseToolCall(line []byte) (toolCall, bool) {
 		}
 		return false
 	})
-	return c, ok && skipWS(line, end) == len(line)
+	return c, ok && jsonscan.Space(line, end) == len(line)
 }
 
 // objectMembers calls fn with each member of the JSON object v, its key
@@ -156,96 +159,17 @@ func parseToolCall(line []byte) (toolCall, bool) {
 // (nothing but white space may follow it) or fn says so. The values are
 // delimited, not validated: fn checks those it reads.
 func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
-	end := 0
-	return objectMembersEnd(v, &end, fn) && skipWS(v, end) == len(v)
+	end, ok := objectMembersEnd(v, fn)
+	return ok && jsonscan.Space(v, end) == len(v)
 }
 
 // objectMembersEnd is objectMembers for an object at the start of v,
-// setting *end past its closing brace.
-func objectMembersEnd(v []byte, end *int, fn func(key string, val []byte) bool) bool {
-	i := skipWS(v, 0)
-	if i >= len(v) || v[i] != '{' {
-		return false
-	}
-	i = skipWS(v, i+1)
-	if i < len(v) && v[i] == '}' {
-		*end = i + 1
-		return true
-	}
-	for i < len(v) {
-		ke, ok := stringEnd(v, i)
-		if !ok {
-			return false
-		}
+// returning the end past its closing brace.
+func objectMembersEnd(v []byte, fn func(key string, val []byte) bool) (int, bool) {
+	return jsonscan.Members(v, func(k, val []byte) bool {
 		var key string
-		if json.Unmarshal(v[i:ke], &key) != nil {
-			return false
-		}
-		i = skipWS(v, ke)
-		if i >= len(v) || v[i] != ':' {
-			return false
-		}
-		vs := skipWS(v, i+1)
-		ve, ok := valueEnd(v, vs)
-		if !ok || !fn(key, v[vs:ve]) {
-			return false
-		}
-		i = skipWS(v, ve)
-		if i < len(v) && v[i] == '}' {
-			*end = i + 1
-			return true
-		}
-		if i >= len(v) || v[i] != ',' {
-			return false
-		}
-		i = skipWS(v, i+1)
-	}
-	return false
-}
-
-func skipWS(v []byte, i int) int {
-	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the end of the JSON value starting at v[i] (valid
-// JSON): strings quote to quote, objects and arrays by depth.
-func valueEnd(v []byte, i int) (int, bool) {
-	if i >= len(v) {
-		return 0, false
-	}
-	switch v[i] {
-	case '"':
-		return stringEnd(v, i)
-	case '{', '[':
-		depth := 0
-		for i < len(v) {
-			switch v[i] {
-			case '"':
-				e, ok := stringEnd(v, i)
-				if !ok {
-					return 0, false
-				}
-				i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	}
-	j := i
-	for j < len(v) && v[j] != ',' && v[j] != '}' && v[j] != ']' && v[j] != ' ' && v[j] != '\t' && v[j] != '\n' && v[j] != '\r' {
-		j++
-	}
-	return j, j > i
+		return json.Unmarshal(k, &key) == nil && fn(key, val)
+	})
 }
 
 // serve handles line if it is a plain tools/call (true), or a cancellation
@@ -377,7 +301,7 @@ func numbersFit(v []byte) bool {
 	for i := 0; i < len(v); {
 		switch c := v[i]; {
 		case c == '"':
-			end, ok := stringEnd(v, i)
+			end, ok := jsonscan.StringEnd(v, i)
 			if !ok {
 				return true // not valid JSON: the decoder said otherwise already
 			}
@@ -396,27 +320,6 @@ func numbersFit(v []byte) bool {
 		}
 	}
 	return true
-}
-
-// stringEnd returns the end (past the closing quote) of the JSON string
-// starting at v[i] == '"', jumping from quote to quote (memchr speed): a
-// quote after an odd run of backslashes is escaped.
-func stringEnd(v []byte, i int) (int, bool) {
-	start := i + 1
-	for j := start; ; {
-		k := bytes.IndexByte(v[j:], '"')
-		if k < 0 {
-			return 0, false
-		}
-		q, n := j+k, 0
-		for q-1-n >= start && v[q-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, true
-		}
-		j = q + 1
-	}
 }
 
 // plainID is a JSON-RPC id of the spec's kinds: a string or a number.

@@ -182,13 +182,31 @@ func call(ctx context.Context, svc *editor.Service, f *editor.Function, args jso
 // names tools, not function ids.
 func ErrorResult(err error) *mcp.CallToolResult {
 	e := *AsError(err)
-	e.Message = ToolNames(e.Message)
+	e.Message = capMessage(ToolNames(e.Message))
 	body, _ := marshalJSON(map[string]any{"error": &e})
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{mcp.NewTextContent(e.Message)},
 		StructuredContent: json.RawMessage(body),
 	}
+}
+
+// maxMessageBytes bounds an error message: one that quotes what the caller
+// sent (a 100 KB revision, cursor or pattern) must not flood the model.
+const maxMessageBytes = 4 << 10
+
+// CapMessage is an error message as a model reads it: cut past
+// maxMessageBytes (editord call --text prints it so).
+func CapMessage(m string) string { return capMessage(m) }
+
+// capMessage cuts a message over maxMessageBytes and says how much it left
+// out.
+func capMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	cut := cutString(m, maxMessageBytes)
+	return fmt.Sprintf("%s… (%d more bytes of this message not shown)", cut, len(m)-len(cut))
 }
 
 // AsError gives any error a stable code; an error without one is internal.

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -18,7 +16,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -104,15 +101,10 @@ func runNodeErr(t *testing.T, node, cwd string, args ...string) (stdout, stderr 
 type httpServer struct {
 	url    string // http://127.0.0.1:PORT/mcp
 	token  string
-	mu     sync.Mutex
-	stderr bytes.Buffer
+	stderr lockedBuffer
 }
 
-func (s *httpServer) log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stderr.String()
-}
+func (s *httpServer) log() string { return s.stderr.String() }
 
 func startHTTP(t *testing.T, root, stateDir string) *httpServer {
 	t.Helper()
@@ -142,29 +134,7 @@ func startHTTP(t *testing.T, root, stateDir string) *httpServer {
 			t.Logf("editord serve --http stderr:\n%s", s.log())
 		}
 	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-		for sc.Scan() {
-			s.mu.Lock()
-			s.stderr.WriteString(sc.Text() + "\n")
-			s.mu.Unlock()
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case addr <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, pipe)
-		done <- cmd.Wait()
-	}()
-	select {
-	case s.url = <-addr:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("editord serve --http printed no address within 20s:\n%s", s.log())
-	}
+	s.url = serveAddress(t, pipe, &s.stderr, func() { done <- cmd.Wait() })
 	return s
 }
 

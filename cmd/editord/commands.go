@@ -162,7 +162,7 @@ func callCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		e := protocol.AsError(err)
 		if *asText {
-			fmt.Fprintln(stdout, e.Message)
+			fmt.Fprintln(stdout, protocol.CapMessage(e.Message))
 		} else {
 			printJSON(stdout, map[string]any{"error": e})
 		}
@@ -232,7 +232,7 @@ func functionsCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range editor.Catalog() {
 			out = append(out, protocol.Tool(f))
 		}
-		printJSON(stdout, out)
+		printJSON(protocol.UnescapeHTML(stdout), out)
 		return 0
 	}
 	for _, f := range editor.Catalog() {

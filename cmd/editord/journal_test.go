@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -31,22 +29,7 @@ func httpClient(t *testing.T, root, stateDir string) *session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-addr:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the HTTP server did not say where it listens")
-	}
+	url := serveAddress(t, stderr, nil, nil)
 	c, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
 	if err != nil {
 		t.Fatal(err)

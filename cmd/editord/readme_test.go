@@ -51,3 +51,15 @@ func TestReadmeOpensWithCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestFunctionsJSONNotHTMLEscaped: editord functions --json prints the
+// schemas as the wire carries them, "<path>" and all.
+func TestFunctionsJSONNotHTMLEscaped(t *testing.T) {
+	var out, errb strings.Builder
+	if rc := functionsCmd([]string{"--json"}, &out, &errb); rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errb.String())
+	}
+	if strings.Contains(out.String(), `\u003c`) || strings.Contains(out.String(), `\u0026`) || !strings.Contains(out.String(), "--- a/<path>") {
+		t.Fatal("editord functions --json escapes HTML")
+	}
+}

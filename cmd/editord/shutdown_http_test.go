@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,26 +45,8 @@ func TestShutdownHTTPWithStreamAndSaveInFlight(t *testing.T) {
 			cmd.Wait()
 		}
 	})
-	urls := make(chan string, 1)
 	piped := make(chan struct{})
-	go func() {
-		defer close(piped)
-		sc := bufio.NewScanner(pipe)
-		re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-		for sc.Scan() {
-			stderr.Write([]byte(sc.Text() + "\n"))
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-		io.Copy(io.Discard, pipe)
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve --http printed no address: %s", stderr.String())
-	}
+	url := serveAddress(t, pipe, &stderr, func() { close(piped) })
 
 	post := func(session string, msg map[string]any) (*http.Response, error) {
 		body, _ := json.Marshal(msg)

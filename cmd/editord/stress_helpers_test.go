@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +59,49 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return string(b.buf)
+}
+
+// serveAddress reads the stderr of `editord serve --http` line by line,
+// copying each line to log when it is not nil, until the server says
+// where it serves MCP, and returns that address; it fails the test when
+// the server says nothing of it within 20 s. It goes on reading (and
+// copying) in the background, and calls ended (when not nil) once stderr
+// ends.
+func serveAddress(t testing.TB, stderr io.Reader, log *lockedBuffer, ended func()) string {
+	t.Helper()
+	addr, done := make(chan string, 1), make(chan struct{})
+	go func() {
+		defer close(done)
+		if ended != nil {
+			defer ended()
+		}
+		re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if log != nil {
+				log.Write([]byte(sc.Text() + "\n"))
+			}
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case url := <-addr:
+		return url
+	case <-done:
+	case <-time.After(20 * time.Second):
+	}
+	said := ""
+	if log != nil {
+		said = ":\n" + log.String()
+	}
+	t.Fatalf("editord serve --http printed no address%s", said)
+	return ""
 }
 
 // startRaw starts `editord serve` on root and state; initialize says

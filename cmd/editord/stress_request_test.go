@@ -8,7 +8,6 @@ package main
 // binary; nothing is timed.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -127,18 +126,7 @@ func startHTTPChild(t *testing.T, root, state string) *httpChild {
 			h.cmd.Wait()
 		}
 	})
-	sc := bufio.NewScanner(pipe)
-	re := regexp.MustCompile(`serving MCP at (http://\S+/mcp)`)
-	for sc.Scan() {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil {
-			h.url = m[1]
-			break
-		}
-	}
-	go io.Copy(io.Discard, pipe)
-	if h.url == "" {
-		t.Fatal("editord serve --http printed no address")
-	}
+	h.url = serveAddress(t, pipe, nil, nil)
 	return h
 }
 

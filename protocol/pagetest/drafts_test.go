@@ -212,3 +212,31 @@ func TestDeletedFileDraftSavesItBack(t *testing.T) {
 	waitFor(t, "the draft cleared by the save", func() bool { return !a.detached()["d/gone.txt"] && !a.dirty("d/gone.txt") })
 	e.gone("alert", "")
 }
+
+// The server goes away while the person types, and comes back: the status
+// bar says so, the page reconnects by itself (no reload), the edits typed
+// meanwhile reach the record as the draft, live events flow again, and a
+// save is guarded by the right version.
+func TestTypingThroughAServerRestart(t *testing.T) {
+	e := newEnv(t, map[string]string{"r.txt": "base\n", "other.txt": "o1\n"}, opts{})
+	a := e.agent("agent")
+	a.call("editor_open", map[string]any{"path": "r.txt"})
+	e.click("tab", "r.txt")
+	e.waitEditor("base", "r.txt")
+	e.focusEditor()
+	e.typeText("one ")
+	waitFor(t, "the first draft", func() bool { return a.draftText("r.txt") == "one base\n" })
+
+	e.stopServer()
+	e.waitJS(`document.querySelector(".status .link").textContent === "reconnecting…"`, "the status bar to say the link is down")
+	e.typeText("two ")
+	e.startServer()
+	e.waitJS(`document.querySelector(".status .link").textContent === "connected"`, "the page to reconnect by itself")
+	waitFor(t, "the edits typed while offline in the draft", func() bool { return a.draftText("r.txt") == "one two base\n" })
+	// Notifications flow again: an agent's open shows up as a tab.
+	a.call("editor_open", map[string]any{"path": "other.txt"})
+	e.node("tab", "other.txt")
+	e.key("s", input.ModifierCtrl)
+	e.waitFile("r.txt", "one two base\n")
+	waitFor(t, "the draft cleared by the save", func() bool { return !a.dirty("r.txt") })
+}

@@ -356,10 +356,23 @@ func (e *env) waitJS(expr, what string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("waiting for %s (%s): %v\npage console:\n%s\nserver:\n%s", what, expr, last, e.logs, e.srvLog)
+			e.t.Fatalf("waiting for %s (%s): %v\npage:\n%s\npage console:\n%s\nserver:\n%s", what, expr, last, e.snapshot(), e.logs, e.srvLog)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// snapshot is what a person would see of the page's state when a wait
+// fails: the tabs with their titles and the status bar's messages.
+func (e *env) snapshot() string {
+	var out string
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Second)
+	defer cancel()
+	err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll(".tabs [role=tab]")].map((t) => "tab " + t.dataset.path + ": " + t.title).concat(["status: " + (document.querySelector(".status")?.innerText ?? "")]).join("\n")`, &out))
+	if err != nil {
+		return err.Error()
+	}
+	return out
 }
 
 // node finds the element with an accessible role and name, waiting for it.

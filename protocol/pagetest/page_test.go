@@ -1,6 +1,7 @@
 package pagetest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -8,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -162,4 +165,78 @@ func TestFocusReported(t *testing.T) {
 		f, _ := a.call("editor_workspace_get", map[string]any{})["focus"].(map[string]any)
 		return f != nil && f["path"] == "f.go" && f["line"] == float64(3) && f["column"] == float64(3) && strings.HasPrefix(f["by"].(string), "editord-page#")
 	})
+}
+
+// rightClick presses the right mouse button on the element with that role
+// and name (a context menu's gesture). The page re-renders as the record
+// changes, so a node that went away before the click is looked up again.
+func (e *env) rightClick(role, name string) {
+	e.t.Helper()
+	for try := 0; ; try++ {
+		id := e.node(role, name)
+		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			if err := dom.ScrollIntoViewIfNeeded().WithBackendNodeID(id).Do(ctx); err != nil {
+				return err
+			}
+			box, err := dom.GetBoxModel().WithBackendNodeID(id).Do(ctx)
+			if err != nil {
+				return err
+			}
+			q := box.Border
+			x, y := q[0]+8, (q[1]+q[5])/2
+			for _, typ := range []input.MouseType{input.MousePressed, input.MouseReleased} {
+				if err := input.DispatchMouseEvent(typ, x, y).WithButton(input.Right).WithClickCount(1).Do(ctx); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try > 20 {
+			e.t.Fatalf("right-clicking the %s named %q: %v", role, name, err)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// The tree's actions for a mouse: a right-click opens a menu (role=menu)
+// with rename and delete; the menu key (Shift+F10) opens it too, and it
+// is worked with the arrows and Enter.
+func TestTreeContextMenu(t *testing.T) {
+	e := newEnv(t, map[string]string{"m.txt": "menu\n", "z.txt": "z\n"}, opts{})
+	e.rightClick("treeitem", "m.txt")
+	e.node("menu", "m.txt")
+	e.click("menuitem", "Rename…")
+	e.gone("menu", "m.txt")
+	e.node("dialog", "Rename")
+	e.key("a", input.ModifierCtrl)
+	e.typeText("n.txt")
+	e.key(kb.Enter)
+	e.node("treeitem", "n.txt")
+	if got := e.read("n.txt"); got != "menu\n" {
+		t.Fatalf("n.txt after the rename: %q", got)
+	}
+
+	e.click("treeitem", "z.txt")
+	e.key(kb.F10, input.ModifierShift)
+	e.node("menu", "z.txt")
+	e.activeIs(`[role=menuitem]`, "the menu's first item focused")
+	e.key(kb.End)
+	e.activeIs(`[role=menuitem]:last-child`, "End on the last item")
+	e.key(kb.Enter)
+	e.node("dialog", "Delete z.txt?")
+	e.click("button", "Delete")
+	e.gone("treeitem", "z.txt")
+	if _, err := os.Stat(e.abs("z.txt")); !os.IsNotExist(err) {
+		t.Fatalf("z.txt after Delete: %v", err)
+	}
+	// Escape closes the menu, nothing done.
+	e.rightClick("treeitem", "n.txt")
+	e.node("menu", "n.txt")
+	e.key(kb.Escape)
+	e.gone("menu", "n.txt")
 }

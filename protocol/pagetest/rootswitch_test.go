@@ -2,6 +2,7 @@ package pagetest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,7 +78,13 @@ func TestRootSwitchFollowedKeepingDrafts(t *testing.T) {
 	e.clickAt(oldTab)
 	e.click("button", "Save")
 	e.waitFile("a.txt", "mine root a!\n")
-	e.waitJS(`!`+oldTabJS, "the saved tab of the old root to go")
+	// Saved, the file is a buffer of the active root by its absolute path
+	// (as any save makes it): the tab stays, a shared, clean one.
+	e.waitJS(oldTabJS+`?.title === `+fmt.Sprintf("%q", e.abs("a.txt")), "the saved tab to be a clean shared tab")
+	e.gone("alert", "")
+	if !slices.Contains(a.bufferPaths(), e.abs("a.txt")) {
+		t.Fatalf("the saved file is not a buffer of the active root: %v", a.bufferPaths())
+	}
 	if got := e.read("sub/a.txt"); got != "new sub a\n" {
 		t.Fatalf("the new root's a.txt changed: %q", got)
 	}

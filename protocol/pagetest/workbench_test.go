@@ -194,7 +194,8 @@ func TestGutterMatchesGitDiff(t *testing.T) {
 	}
 }
 
-// Pull from a file:// remote updates a clean open tab.
+// Pull from a file:// remote updates a clean open tab, showing the tool's
+// progress while it runs.
 func TestPullUpdatesCleanTab(t *testing.T) {
 	base := t.TempDir()
 	remote := filepath.Join(base, "remote.git")
@@ -219,9 +220,17 @@ func TestPullUpdatesCleanTab(t *testing.T) {
 	git(t, seed, "push", "-q", "origin", "main")
 
 	e.key("g", ctrlShift...)
+	// Every text the busy line shows while the pull runs.
+	e.js(`window.__busy = []; new MutationObserver(() => { const b = document.querySelector(".git-outcome .busy"); if (b) window.__busy.push(b.textContent) })
+	  .observe(document.querySelector(".git-outcome"), {childList: true, subtree: true, characterData: true}); true`, nil)
 	e.click("button", "Pull")
 	e.waitEditor("v2 from the remote", "the pulled text in the open tab")
 	e.waitJS(`document.querySelector(".git-outcome [role=status]") && !document.querySelector(".git-outcome .busy")`, "the pull's summary")
+	var busy []string
+	e.js(`window.__busy`, &busy)
+	if !slices.ContainsFunc(busy, func(s string) bool { return strings.HasPrefix(s, "Pulling… fetch") }) {
+		t.Fatalf("the pull's progress was not shown while it ran: %q", busy)
+	}
 }
 
 // An agent's save appears in Activity with who made it; the filter for
@@ -259,6 +268,14 @@ func TestHelpAndStatusBar(t *testing.T) {
 	if file != "CRLF · plaintext" {
 		t.Fatalf("status bar file part: %q", file)
 	}
+	e.key(kb.Home, input.ModifierShift)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === "Ln 2, Col 1 (3 selected)"`, "the selection's size in the status bar")
+	// Ctrl+G goes to a line, as in VS Code.
+	e.key("g", input.ModifierCtrl)
+	e.activeIs(".cm-gotoLine input, .cm-panel input", "the go-to-line field")
+	e.typeText("1")
+	e.key(kb.Enter)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === "Ln 1, Col 1"`, "the cursor on line 1")
 	e.click("treeitem", "s.txt") // the focus leaves the editor
 	e.typeText("?")
 	e.node("dialog", "Keyboard shortcuts")

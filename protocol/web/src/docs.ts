@@ -173,9 +173,14 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   tab.closedElsewhere = false;
   m.say(`Saved ${tab.path}`);
   if (tab.otherRoot) {
-    // Written where the edits were made; the tab of another root has
-    // done its work (the file, if in this root, is a buffer of it now).
-    if (!tab.dirty) dropTab(app, tab.path);
+    // Written where the edits were made. A save records its file as a
+    // buffer of the active root (by its absolute path), so the tab is a
+    // shared one now, whichever of this reply and the record's update
+    // comes first; the old root's draft is dropped when that root's
+    // record is read again and finds the disk holding it.
+    tab.otherRoot = null;
+    m.changed("tabs", "banner");
+    void refreshHunks(app, tab);
     return "saved";
   }
   m.changed("tabs", "banner");

@@ -9,7 +9,7 @@ import {
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { gotoLine, highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { highlight } from "./highlight";
 import { theme } from "./theme";
@@ -49,7 +49,11 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
     doc,
     extensions: [
       EditorState.lineSeparator.of(separator),
-      Prec.highest(keymap.of([{ key: "Mod-s", preventDefault: true, run: () => (opts.hooks.save(), true) }])),
+      Prec.highest(keymap.of([
+        { key: "Mod-s", preventDefault: true, run: () => (opts.hooks.save(), true) },
+        // Go to line, as in VS Code (CodeMirror's own key is Mod-Alt-g).
+        { key: "Mod-g", preventDefault: true, run: gotoLine },
+      ])),
       setup,
       keymap.of([indentWithTab]),
       syntaxHighlighting(highlight),

@@ -70,7 +70,13 @@ export async function gitAction(app: App, label: string, tool: string, args: Rec
   m.gitSummary = null;
   m.changed("git");
   try {
-    const r = await app.link.call<{ ok?: boolean; committed?: boolean; summary?: string; sha?: string }>(tool, args);
+    // Fetch, pull and push say how far they got as they run.
+    const onProgress = (done: number, total: number | undefined, message: string | undefined) => {
+      if (m.gitBusy === null || !message || message === "done") return;
+      m.gitBusy = `${label} ${message}${total ? ` (${Math.min(done, total)}/${total})` : ""}`;
+      m.changed("git");
+    };
+    const r = await app.link.call<{ ok?: boolean; committed?: boolean; summary?: string; sha?: string }>(tool, args, { onProgress });
     const failed = r.ok === false || r.committed === false;
     m.gitSummary = { text: r.summary ?? "done", error: failed };
   } catch (e) {

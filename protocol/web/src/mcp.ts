@@ -112,12 +112,15 @@ export class Link {
 
   /** Calls a tool by its function id's wire name and returns its
    * structured result; a refusal throws ToolError. */
-  async call<T>(tool: string, args: Record<string, unknown> = {}): Promise<T> {
+  async call<T>(tool: string, args: Record<string, unknown> = {}, opts: { onProgress?: (done: number, total: number | undefined, message: string | undefined) => void } = {}): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const client = await this.connect();
       let res;
       try {
-        res = await client.callTool({ name: tool, arguments: args });
+        // With onProgress the call carries a progressToken, and the
+        // tool's notifications/progress come to it while it runs.
+        const onprogress = opts.onProgress && ((p: { progress: number; total?: number; message?: string }) => opts.onProgress!(p.progress, p.total, p.message));
+        res = await client.callTool({ name: tool, arguments: args }, undefined, onprogress ? { onprogress, resetTimeoutOnProgress: true } : undefined);
       } catch (err) {
         if (attempt < 2 && /404|session|fetch|network/i.test(String(err))) {
           if (this.client === client) {

@@ -145,6 +145,27 @@ func serverCPU(srv *server, call func()) time.Duration {
 	return time.Duration(cpuTicks(srv.pid())-before) * 10 * time.Millisecond
 }
 
+// againstGit runs git with gitArgs in repo and the editord function
+// editor::<what> with args on srv, once to warm up and then *runsF times
+// each, notes their CPU times, and returns the last outputs and the wall
+// times.
+func againstGit(r *report, srv *server, repo, what string, gitArgs []string, args map[string]any) (gitOut []byte, edRaw json.RawMessage, edT, gitT durs) {
+	var edC, gitC durs
+	for i := -1; i < *runsF; i++ {
+		res, gc := runCPU(repo, "git", gitArgs...)
+		gitOut = res.out
+		var d time.Duration
+		ec := serverCPU(srv, func() { edRaw, d = srv.mustCall("editor::"+what, args) })
+		if i >= 0 {
+			gitT = append(gitT, res.dur)
+			edT = append(edT, d)
+			gitC, edC = append(gitC, gc), append(edC, ec)
+		}
+	}
+	cpuNote(r, what, edC, gitC)
+	return gitOut, edRaw, edT, gitT
+}
+
 func cpuNote(r *report, what string, ed, ref durs) {
 	rs, _ := ratio(ed.median(), ref.median())
 	r.note("%s: CPU time editord %s, git %s (ratio %s)", what, fmtDur(ed.median()), fmtDur(ref.median()), rs)
@@ -202,25 +223,8 @@ func benchHistory(r *report) {
 	srv := startServerAt(repo, "")
 	defer srv.close()
 	if srv.has("editor::git::log") {
-		var edT, gitT durs
-		var edRaw json.RawMessage
-		var gitOut []byte
 		gitArgs := []string{"log", "--numstat", "--format=%x01%H %P%n%an%n%ae%n%at%n%s", "-n", fmt.Sprint(histCommits)}
-		var edC, gitC durs
-		for i := -1; i < *runsF; i++ {
-			res, gc := runCPU(repo, "git", gitArgs...)
-			gitOut = res.out
-			var raw json.RawMessage
-			var d time.Duration
-			ec := serverCPU(srv, func() { raw, d = srv.mustCall("editor::git::log", map[string]any{"limit": histCommits}) })
-			edRaw = raw
-			if i >= 0 {
-				gitT = append(gitT, res.dur)
-				edT = append(edT, d)
-				gitC, edC = append(gitC, gc), append(edC, ec)
-			}
-		}
-		cpuNote(r, "git::log", edC, gitC)
+		gitOut, edRaw, edT, gitT := againstGit(r, srv, repo, "git::log", gitArgs, map[string]any{"limit": histCommits})
 		rs, x := ratio(edT.median(), gitT.median())
 		r.add(fmt.Sprintf("git::log %d commits (with +/- counts)", histCommits), fmtDur(edT.median()), "git log --numstat "+fmtDur(gitT.median()), rs, "≤ 1.5", verdict(x, 1.5))
 		var lr logResp
@@ -246,26 +250,8 @@ func benchHistory(r *report) {
 		r.na(fmt.Sprintf("git::log %d commits", histCommits), "git log --numstat", "≤ 1.5", "function not served")
 	}
 	if srv.has("editor::git::blame") {
-		var edT, gitT durs
-		var edRaw json.RawMessage
-		var gitOut []byte
-		var edC, gitC durs
-		for i := -1; i < *runsF; i++ {
-			res, gc := runCPU(repo, "git", "blame", "--porcelain", "big.txt")
-			gitOut = res.out
-			var raw json.RawMessage
-			var d time.Duration
-			ec := serverCPU(srv, func() {
-				raw, d = srv.mustCall("editor::git::blame", map[string]any{"path": "big.txt", "start": 1, "end": histBigLines * 2})
-			})
-			edRaw = raw
-			if i >= 0 {
-				gitT = append(gitT, res.dur)
-				edT = append(edT, d)
-				gitC, edC = append(gitC, gc), append(edC, ec)
-			}
-		}
-		cpuNote(r, "git::blame", edC, gitC)
+		gitOut, edRaw, edT, gitT := againstGit(r, srv, repo, "git::blame", []string{"blame", "--porcelain", "big.txt"},
+			map[string]any{"path": "big.txt", "start": 1, "end": histBigLines * 2})
 		rs, x := ratio(edT.median(), gitT.median())
 		r.add(fmt.Sprintf("git::blame a %d-line file", histBigLines), fmtDur(edT.median()), "git blame --porcelain "+fmtDur(gitT.median()), rs, "≤ 1.5", verdict(x, 1.5))
 		var br blameResp

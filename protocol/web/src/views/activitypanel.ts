@@ -30,7 +30,11 @@ export function activityPanel(parent: HTMLElement, app: App): void {
       },
       h("span", { class: "who" }, ev.by ?? ev.cause),
       h("span", { class: "what" }, `${ev.kind} ${what}`),
-      h("span", { class: "delta" }, h("span", { class: "add" }, `+${ev.added}`), " ", h("span", { class: "del" }, `−${ev.removed}`)),
+      // A change seen without the file's earlier text (not open, a folder's
+      // event) has no line counts: say nothing rather than +0 −0.
+      ev.patch || ev.added || ev.removed
+        ? h("span", { class: "delta" }, h("span", { class: "add" }, `+${ev.added}`), " ", h("span", { class: "del" }, `−${ev.removed}`))
+        : h("span", { class: "delta" }),
       h("span", { class: "when" }, when(ev.time)))));
     }
   }

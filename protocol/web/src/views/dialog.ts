@@ -1,6 +1,6 @@
 // Modal dialogs (role=dialog, aria-modal): a prompt, a confirmation, and
-// the merge view. One at a time; Escape cancels; focus returns to where it
-// was.
+// the merge view. One at a time; Escape cancels; Tab stays inside (the page
+// behind is inert); focus returns to where it was.
 
 import type { App } from "../app";
 import { h } from "../dom";
@@ -8,6 +8,12 @@ import type { Tab } from "../model";
 import { mergeDialog } from "./merge";
 
 let seq = 0;
+
+/** The controls of a dialog Tab moves between, in order. */
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>("input, textarea, select, button, [href], [tabindex], [contenteditable=true]")]
+    .filter((el) => !(el as HTMLButtonElement).disabled && el.tabIndex >= 0 && el.getClientRects().length > 0);
+}
 
 export class Dialogs {
   app!: App;
@@ -30,19 +36,41 @@ export class Dialogs {
       if (closed) return;
       closed = true;
       veil.remove();
+      document.removeEventListener("keydown", onKey);
+      for (const el of behind) el.inert = false;
       if (this.current?.close === close) this.current = null;
       back?.focus?.();
     };
-    veil.addEventListener("keydown", (ev) => {
-      if (ev.key === "Escape") {
+    // On the document, not the dialog: Escape closes it wherever the
+    // focus is (a click on a read-only editor can leave it on the body),
+    // unless something in the dialog used the key already.
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.key === "Escape" && !ev.defaultPrevented) {
         ev.preventDefault();
         close();
         opts.onCancel?.();
+      } else if (ev.key === "Tab") {
+        // Focus stays in the dialog: Tab from its last control wraps to
+        // the first, Shift+Tab from the first to the last.
+        const all = focusables(dlg);
+        if (!all.length) return;
+        const i = all.indexOf(document.activeElement as HTMLElement);
+        if (ev.shiftKey && i <= 0) {
+          ev.preventDefault();
+          all[all.length - 1].focus();
+        } else if (!ev.shiftKey && (i < 0 || i === all.length - 1)) {
+          ev.preventDefault();
+          all[0].focus();
+        }
       }
-    });
+    };
+    document.addEventListener("keydown", onKey);
+    // What is behind a modal dialog takes neither focus nor clicks.
+    const behind = [...this.host.children].filter((el) => !el.classList.contains("veil")) as HTMLElement[];
+    for (const el of behind) el.inert = true;
     this.host.append(veil);
     this.current = { close };
-    (dlg.querySelector<HTMLElement>("input, .cm-content, button.primary") ?? dlg.querySelector("button"))?.focus();
+    (dlg.querySelector<HTMLElement>("input, textarea, button.primary") ?? focusables(dlg)[0])?.focus();
     return close;
   }
 

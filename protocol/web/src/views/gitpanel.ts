@@ -1,5 +1,6 @@
 // The Git panel: branch, upstream and how far ahead or behind; the changed
-// files (a click shows the diff against HEAD, read-only); a commit box;
+// files, staged and not (a click shows the diff, read-only: HEAD to the
+// index, or the index to the file); a commit box;
 // fetch, pull and push, stash and pop, each showing that it runs and then
 // its summary, or git's message when it fails.
 
@@ -36,7 +37,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     h("button", { type: "button", onclick: run("Popping the stash…", "editor_git_stash", () => ({ action: "pop" })) }, "Pop stash"),
   );
   const outcome = h("div", { class: "git-outcome" });
-  const files = h("ul", { class: "git-files", "aria-label": "Changed files" });
+  const files = h("div", { class: "git-files" });
   const body = h("div", { class: "git-body" }, head, h("div", { class: "git-commit" }, msg, h("div", {}, commitAll, commitStaged)), actions, outcome, files);
   const none = h("p", { class: "panel-note" });
   parent.append(h("h2", { class: "panel-title" }, "Git"), none, body);
@@ -56,37 +57,60 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     const counts = g.upstream ? ` · ↑${g.ahead} ↓${g.behind}` : "";
     head.textContent = `${g.branch ?? "detached HEAD"}${track}${counts}`;
     clear(files);
-    if (!g.entries.length) files.append(h("li", { class: "panel-note" }, "No changes."));
-    for (const e of g.entries) {
-      const code = e.worktree !== "unchanged" ? e.worktree : e.index;
-      files.append(h("li", {}, h("button", {
-        type: "button", class: "git-file", title: `${e.path}: ${e.index} in the index, ${e.worktree} in the worktree`,
-        onclick: () => void showDiff(app, e).catch((x) => m.say(String(x.message ?? x))),
-      }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`))));
-    }
+    if (!g.entries.length) files.append(h("p", { class: "panel-note" }, "No changes."));
+    // As in VS Code: what a commit of the staged files records (HEAD to
+    // the index), then what is not staged yet (the index to the file).
+    const staged = g.entries.filter((e) => e.staged);
+    const unstaged = g.entries.filter((e) => e.worktree !== "unchanged");
+    const group = (title: string, list: GitEntry[], side: "staged" | "worktree") => {
+      if (!list.length) return;
+      const ul = h("ul", { "aria-label": title });
+      for (const e of list) {
+        const code = side === "staged" ? e.index : e.worktree;
+        ul.append(h("li", {}, h("button", {
+          type: "button", class: "git-file", "data-side": side,
+          title: side === "staged" ? `${e.path}: ${e.index}, staged (HEAD to the index)` : `${e.path}: ${e.worktree}, not staged (the index to the file)`,
+          onclick: () => void showDiff(app, e, side).catch((x) => m.say(String(x.message ?? x))),
+        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`))));
+      }
+      files.append(h("h3", { class: "git-group" }, title, h("span", { class: "count" }, ` ${list.length}`)), ul);
+    };
+    group("Staged changes", staged, "staged");
+    group("Changes", unstaged, "worktree");
   }
   m.on("git", render);
   render();
 }
 
-/** HEAD's text beside the file's, read-only. */
-async function showDiff(app: App, e: GitEntry): Promise<void> {
-  const [head, now] = await Promise.all([
-    app.link.call<{ content: string; exists: boolean }>("editor_git_show", { path: e.renamed_from ?? e.path, rev: "HEAD" }).catch(() => ({ content: "", exists: false })),
-    app.link.call<OpenResult>("editor_open", { path: e.path, tab: false }).catch(() => ({ content: "" }) as OpenResult),
-  ]);
-  const lang = await language((now as OpenResult).language ?? "plaintext");
+/** A change read-only, side by side: a staged one is HEAD against the
+ * index (what a commit records), an unstaged one the index against the
+ * file on disk. */
+async function showDiff(app: App, e: GitEntry, side: "staged" | "worktree"): Promise<void> {
+  const show = (rev: string, path: string) =>
+    app.link.call<{ content: string; exists: boolean }>("editor_git_show", { path, rev }).catch(() => ({ content: "", exists: false }));
+  const untracked = e.worktree === "untracked";
+  const [head, now] = side === "staged"
+    ? await Promise.all([show("HEAD", e.renamed_from ?? e.path), show(":", e.path).then((r) => ({ ...r, language: undefined as string | undefined }))])
+    : await Promise.all([
+      untracked ? Promise.resolve({ content: "", exists: false }) : show(":", e.path),
+      app.link.call<OpenResult>("editor_open", { path: e.path, tab: false }).catch(() => ({ content: "" }) as OpenResult),
+    ]);
+  const labels = side === "staged"
+    ? { a: head.exists ? "Left: HEAD." : "Left: not in HEAD.", b: "Right: the index (staged).", aName: "HEAD", bName: "Index" }
+    : { a: head.exists ? "Left: the index (staged)." : "Left: not in the index.", b: "Right: the file on disk.", aName: "Index", bName: "Working file" };
+  const lang = await language((now as { language?: string }).language ?? "plaintext");
   const ro = [EditorState.readOnly.of(true), EditorView.editable.of(false), lineNumbers(), syntaxHighlighting(highlight), theme, EditorView.lineWrapping, lang];
   const parent = h("div", { class: "merge" });
   const view = new MergeView({
-    a: { doc: head.exists ? head.content : "", extensions: [...ro, EditorView.contentAttributes.of({ "aria-label": "HEAD" })] },
-    b: { doc: now.content, extensions: [...ro, EditorView.contentAttributes.of({ "aria-label": "Working file" })] },
+    a: { doc: head.exists ? head.content : "", extensions: [...ro, EditorView.contentAttributes.of({ "aria-label": labels.aName })] },
+    b: { doc: now.content, extensions: [...ro, EditorView.contentAttributes.of({ "aria-label": labels.bName })] },
     parent,
     highlightChanges: true,
     gutter: true,
   });
   const done = h("button", { type: "button", class: "primary", onclick: () => (close(), view.destroy()) }, "Close");
-  const close = app.dialogs.open(`Changes in ${e.path}`, [h("p", { class: "legend" }, h("span", {}, head.exists ? "Left: HEAD." : "Left: not in HEAD."), h("span", {}, "Right: the file on disk.")), parent], [done], {
+  const title = side === "staged" ? `Staged changes in ${e.path}` : `Changes in ${e.path}`;
+  const close = app.dialogs.open(title, [h("p", { class: "legend" }, h("span", {}, labels.a), h("span", {}, labels.b)), parent], [done], {
     wide: true,
     onCancel: () => view.destroy(),
   });

@@ -93,13 +93,21 @@ export function searchPanel(parent: HTMLElement, app: App): void {
           for (let i = a; i < b; i++) bytes.push(i);
           for (const i of byteToIndex(hit.text, bytes)) at.add(i);
         }
-        // Leading indentation is dropped from the line shown, marks moved along.
-        const lead = hit.text.length - hit.text.trimStart().length;
-        const shifted = new Set([...at].map((i) => i - lead).filter((i) => i >= 0));
+        // Leading indentation is dropped from the line shown, marks moved
+        // along; a match far into the line is brought into view, as in VS
+        // Code, with an ellipsis for what is left out before it.
+        let lead = hit.text.length - hit.text.trimStart().length;
+        const first = Math.min(...at);
+        let dots = "";
+        if (first - lead > 24) {
+          lead = first - 12;
+          dots = "…";
+        }
+        const shifted = new Set([...at].map((i) => i - lead + dots.length).filter((i) => i >= dots.length));
         list.append(h("li", {}, h("button", {
           type: "button", class: "hit", title: `${f.path}:${hit.line}:${hit.column}`,
           onclick: () => void goTo(f.path, hit).catch((e) => m.say(String(e.message ?? e))),
-        }, h("span", { class: "ln" }, `${hit.line}`), h("span", { class: "tx" }, ...marked(hit.text.slice(lead), shifted)))));
+        }, h("span", { class: "ln" }, `${hit.line}`), h("span", { class: "tx" }, ...marked(dots + hit.text.slice(lead), shifted)))));
       }
       results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, f.path, h("span", { class: "count" }, ` ${f.hits.length}`)), list));
     }

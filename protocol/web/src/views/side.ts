@@ -52,7 +52,8 @@ export function sideView(parent: HTMLElement, app: App): Record<SideView, HTMLEl
 export function show(app: App, id: SideView): void {
   app.model.side = id;
   app.model.changed("side");
-  queueMicrotask(() => document.querySelector<HTMLElement>(`#panel-${id} [data-autofocus]`)?.focus());
+  // The panel's first field, or the tree's current item.
+  queueMicrotask(() => document.querySelector<HTMLElement>(`#panel-${id} [data-autofocus], #panel-${id} [role=tree] [tabindex="0"]`)?.focus());
 }
 
 export const shortcuts = views;

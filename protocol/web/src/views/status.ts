@@ -24,7 +24,10 @@ export function statusView(parent: HTMLElement, app: App): void {
     }
     const head = st.selection.main.head;
     const line = st.doc.lineAt(head);
-    cursor.textContent = `Ln ${line.number}, Col ${head - line.from + 1}`;
+    const selected = st.selection.ranges.reduce((n, r) => n + r.to - r.from, 0);
+    const carets = st.selection.ranges.length;
+    cursor.textContent = `Ln ${line.number}, Col ${head - line.from + 1}` +
+      (selected ? ` (${selected} selected)` : "") + (carets > 1 ? ` · ${carets} cursors` : "");
   }
   function render(): void {
     root.textContent = m.root;

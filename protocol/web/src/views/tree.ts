@@ -1,12 +1,14 @@
 // The file tree (role=tree): the root's entries and the shared expanded
-// folders, rendered from the model. Keys: arrows move, Right/Left expand
-// and collapse, Enter opens, F2 renames, Delete deletes.
+// folders, rendered from the model. Keys: arrows, Home and End move,
+// Right/Left expand and collapse, Enter opens, F2 renames, Delete deletes;
+// a right-click (or the menu key, Shift+F10) offers the same as a menu.
 
 import type { App } from "../app";
 import { clear, h } from "../dom";
 import { openFile } from "../docs";
 import { collapse, create, expand, remove, rename } from "../files";
 import type { Entry } from "../model";
+import { openMenu, type MenuItem } from "./menu";
 
 export function treeView(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -104,10 +106,37 @@ export function treeView(parent: HTMLElement, app: App): void {
     select(li.dataset.path);
     activate(li.dataset.path);
   });
+  // The actions on an item, for a mouse (right-click) or the menu key.
+  function menuFor(p: string, x: number, y: number): void {
+    const e = find(p);
+    const isDir = e?.kind === "dir";
+    const dir = isDir ? p : p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+    const items: MenuItem[] = [
+      ...(isDir ? [] : [{ label: "Open", run: () => openFile(app, p) }]),
+      { label: "New file…", run: () => create(app, dir, "file") },
+      { label: "New folder…", run: () => create(app, dir, "folder") },
+      { label: "Rename…", run: () => rename(app, p) },
+      { label: "Delete…", run: () => remove(app, p, isDir) },
+    ];
+    openMenu(e?.name ?? p, items, x, y);
+  }
+  tree.addEventListener("contextmenu", (ev) => {
+    const li = (ev.target as HTMLElement).closest<HTMLElement>("[role=treeitem]");
+    if (!li?.dataset.path) return;
+    ev.preventDefault();
+    select(li.dataset.path);
+    menuFor(li.dataset.path, ev.clientX, ev.clientY);
+  });
   tree.addEventListener("keydown", (ev) => {
     const li = (ev.target as HTMLElement).closest<HTMLElement>("[role=treeitem]");
     const p = li?.dataset.path;
     if (!li || !p) return;
+    if (ev.key === "ContextMenu" || (ev.key === "F10" && ev.shiftKey)) {
+      ev.preventDefault();
+      const r = (li.firstElementChild as HTMLElement).getBoundingClientRect();
+      menuFor(p, r.left + 16, r.bottom);
+      return;
+    }
     const items = visible();
     const i = items.indexOf(li);
     const e = find(p);
@@ -121,7 +150,8 @@ export function treeView(parent: HTMLElement, app: App): void {
         break;
       case "ArrowRight":
         if (e?.kind === "dir" && !m.expanded.has(p)) void expand(app, p);
-        else if (e?.kind === "dir" && items[i + 1]) select(items[i + 1].dataset.path!);
+        // Into the open folder: its first child, once it is listed.
+        else if (e?.kind === "dir" && items[i + 1] && li.contains(items[i + 1])) select(items[i + 1].dataset.path!);
         break;
       case "ArrowLeft":
         if (e?.kind === "dir" && m.expanded.has(p)) void collapse(app, p);
@@ -129,6 +159,12 @@ export function treeView(parent: HTMLElement, app: App): void {
           const up = li.parentElement?.closest<HTMLElement>("[role=treeitem]");
           if (up?.dataset.path) select(up.dataset.path);
         }
+        break;
+      case "Home":
+        if (items[0]) select(items[0].dataset.path!);
+        break;
+      case "End":
+        if (items.length) select(items[items.length - 1].dataset.path!);
         break;
       case "Enter":
         activate(p);
