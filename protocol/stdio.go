@@ -391,9 +391,14 @@ func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolRe
 // writeJSONString writes s as a JSON string, as encoding/json would
 // without HTML escaping (invalid UTF-8 becomes U+FFFD).
 func writeJSONString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
 	b.Grow(len(s) + 2)
-	b.WriteByte('"')
+	b.Write(appendJSONString(b.AvailableBuffer(), s))
+}
+
+// appendJSONString is writeJSONString onto a byte slice.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -402,21 +407,18 @@ func writeJSONString(b *bytes.Buffer, s string) {
 				i++
 				continue
 			}
-			b.WriteString(s[start:i])
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
+				b = append(b, '\\', c)
 			case '\n':
-				b.WriteString(`\n`)
+				b = append(b, `\n`...)
 			case '\r':
-				b.WriteString(`\r`)
+				b = append(b, `\r`...)
 			case '\t':
-				b.WriteString(`\t`)
+				b = append(b, `\t`...)
 			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
 			i++
 			start = i
@@ -424,22 +426,21 @@ func writeJSONString(b *bytes.Buffer, s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
 			i += size
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[r&0xf])
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

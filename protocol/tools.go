@@ -68,7 +68,7 @@ func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs
 		return ErrorResult(err)
 	}
 	renameProse(reflect.ValueOf(resp))
-	body, err := marshalJSON(resp)
+	body, err := encodeResponse(resp)
 	if err != nil {
 		return ErrorResult(err)
 	}

@@ -1,0 +1,121 @@
+package protocol
+
+import (
+	"strconv"
+
+	"github.com/editord/editord/editor"
+)
+
+// searchJSON writes an editor::search response exactly as marshalJSON
+// would, without reflection: a capped search of 20,000 hits is a 1 MB
+// object, and encoding/json spent a third of the call on it
+// (BenchmarkStdioSearchCapped). TestSearchJSONMatchesMarshal keeps the two
+// equal, field for field.
+func searchJSON(r *editor.SearchResponse) ([]byte, error) {
+	n := 256
+	for _, f := range r.Files {
+		n += len(f.Path) + 40
+		for _, h := range f.Hits {
+			n += len(h.Text) + 48 + 12*len(h.Ranges)
+		}
+		for _, c := range f.Context {
+			n += len(c.Text) + 24
+		}
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"files":`...)
+	if r.Files == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, f := range r.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"path":`...)
+			b = appendJSONString(b, f.Path)
+			b = append(b, `,"hits":`...)
+			if f.Hits == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for j, h := range f.Hits {
+					if j > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `{"line":`...)
+					b = strconv.AppendInt(b, int64(h.Line), 10)
+					b = append(b, `,"column":`...)
+					b = strconv.AppendInt(b, int64(h.Column), 10)
+					b = append(b, `,"text":`...)
+					b = appendJSONString(b, h.Text)
+					b = append(b, `,"ranges":`...)
+					if h.Ranges == nil {
+						b = append(b, "null"...)
+					} else {
+						b = append(b, '[')
+						for k, rg := range h.Ranges {
+							if k > 0 {
+								b = append(b, ',')
+							}
+							b = append(b, '[')
+							b = strconv.AppendInt(b, int64(rg[0]), 10)
+							b = append(b, ',')
+							b = strconv.AppendInt(b, int64(rg[1]), 10)
+							b = append(b, ']')
+						}
+						b = append(b, ']')
+					}
+					b = append(b, '}')
+				}
+				b = append(b, ']')
+			}
+			if f.Count != 0 {
+				b = append(b, `,"count":`...)
+				b = strconv.AppendInt(b, int64(f.Count), 10)
+			}
+			if len(f.Context) > 0 {
+				b = append(b, `,"context":[`...)
+				for j, c := range f.Context {
+					if j > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, `{"line":`...)
+					b = strconv.AppendInt(b, int64(c.Line), 10)
+					b = append(b, `,"text":`...)
+					b = appendJSONString(b, c.Text)
+					b = append(b, '}')
+				}
+				b = append(b, ']')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(r.Total), 10)
+	b = append(b, `,"files_scanned":`...)
+	b = strconv.AppendInt(b, int64(r.FilesScanned), 10)
+	b = append(b, `,"truncated":`...)
+	b = strconv.AppendBool(b, r.Truncated)
+	b = append(b, `,"root":`...)
+	b = appendJSONString(b, r.Root)
+	// The rest is small: encoding/json, as for every other response.
+	skipped, err := marshalJSON(r.Skipped)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"skipped":`...)
+	b = append(b, skipped...)
+	b = append(b, `,"skipped_total":`...)
+	b = strconv.AppendInt(b, int64(r.SkippedTotal), 10)
+	return append(b, '}'), nil
+}
+
+// encodeResponse is a response's structuredContent.
+func encodeResponse(resp any) ([]byte, error) {
+	if r, ok := resp.(*editor.SearchResponse); ok && r != nil {
+		return searchJSON(r)
+	}
+	return marshalJSON(resp)
+}
