@@ -393,6 +393,19 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 		}
 		sv.pre = p
 	}
+	kind := "modified"
+	if create {
+		kind = "created"
+	}
+	// The change event's diff is computed while the content is put in
+	// place (the rename, the re-check, the folder's fsync): for a 1 MiB
+	// file it is a millisecond, as long as the rest. A save that does not
+	// happen drops it.
+	var diffed chan workspace.Event
+	if ev == nil {
+		diffed = make(chan workspace.Event, 1)
+		go func() { diffed <- s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version) }()
+	}
 	info, err := sv.pre.Commit(func() error {
 		if slippedInHook != nil {
 			slippedInHook()
@@ -422,12 +435,8 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 	sv.lk.releaseFolder()
 	s.versions.put(l.abs, content, resp.Version)
 	resp.Mtime = info.ModTime
-	kind := "modified"
-	if create {
-		kind = "created"
-	}
 	if ev == nil {
-		e := s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version)
+		e := <-diffed
 		ev = &e
 	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed
