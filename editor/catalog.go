@@ -30,6 +30,8 @@ type Annotations struct {
 // Call decodes args strictly (unknown, missing or mistyped fields are
 // invalid_argument naming the field) and runs the function.
 func (f *Function) Call(ctx context.Context, s *Service, args json.RawMessage) (any, error) {
+	s.calls.begin()
+	defer s.calls.end()
 	return f.call(ctx, s, args)
 }
 

@@ -38,6 +38,8 @@ type Service struct {
 	// versions spares hashing a large file this process knows
 	// (version_memo.go).
 	versions versionMemo
+	// calls counts the calls in progress (calls.go).
+	calls callCount
 }
 
 // New opens the jail and the state dir.

@@ -155,8 +155,16 @@ func (ses *watchSession) moveTree(from, to string) {
 // walk calls fn for everything beneath the folder base that a walk with
 // .gitignore and noise folders leaves in, except what the watcher skips;
 // paths are root-relative.
+//
+// The walk gives way to calls in progress at each folder, for at most
+// walkGiveWay in all: a walk of a large tree is seconds of CPU that a
+// first search or status made meanwhile would otherwise share.
 func (ses *watchSession) walk(base string, fn func(rel string, dir bool)) error {
+	budget := walkGiveWay
 	return ses.s.jail.Walk(ses.abs(base), shell.WalkOptions{Gitignore: true, Noise: true}, func(e shell.WalkEntry) error {
+		if e.Kind == shell.KindDir {
+			ses.s.giveWay(ses.ctx, &budget)
+		}
 		rel := e.Rel
 		if base != "" {
 			rel = base + "/" + e.Rel
@@ -168,6 +176,10 @@ func (ses *watchSession) walk(base string, fn func(rel string, dir bool)) error 
 		return nil
 	})
 }
+
+// walkGiveWay bounds how much later a walk of the tree ends for giving way
+// to calls.
+const walkGiveWay = 5 * time.Second
 
 // coverDir notes rel as a folder of the root, watched when watch is set and
 // the budget allows, unwatched (and so uncovered) otherwise.
