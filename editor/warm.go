@@ -25,7 +25,12 @@ func (s *Service) Warm(ctx context.Context, treeWarm func()) {
 	if err != nil || ctx.Err() != nil {
 		return
 	}
-	s.GitStatus(ctx, &GitStatusRequest{})
+	// Git's status stats the whole tree: it stops when a call begins
+	// (the call does its own), so that a first call never shares the CPU
+	// with it.
+	sctx, cancel := s.untilACall(ctx)
+	defer cancel()
+	s.GitStatus(sctx, &GitStatusRequest{})
 }
 
 // treeCache keeps search's file trees in the state dir's cache files.

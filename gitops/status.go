@@ -121,7 +121,7 @@ func (r *Repo) Status(ctx context.Context) (*Status, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		wt, wtErr = r.scanWorktree(idx)
+		wt, wtErr = r.scanWorktreeCtx(ctx, idx)
 	}()
 	staged, err = r.stagedChanges(idx, headTree)
 	if err == nil && h.branch != "" {
@@ -415,6 +415,7 @@ type worktreeState struct {
 }
 
 type wtScan struct {
+	ctx       context.Context
 	r         *Repo
 	idx       *Index
 	dirFiles  map[string][]int32 // folder -> index positions of its files
@@ -430,7 +431,14 @@ type wtScan struct {
 // scanWorktree compares every tracked file with the index and lists the
 // untracked ones.
 func (r *Repo) scanWorktree(idx *Index) (*worktreeState, error) {
+	return r.scanWorktreeCtx(context.Background(), idx)
+}
+
+// scanWorktreeCtx is scanWorktree, which stops early (with ctx's error)
+// when ctx ends: a status warmed in the background gives way to a call.
+func (r *Repo) scanWorktreeCtx(ctx context.Context, idx *Index) (*worktreeState, error) {
 	s := &wtScan{
+		ctx:       ctx,
 		r:         r,
 		idx:       idx,
 		dirFiles:  map[string][]int32{},
@@ -472,6 +480,9 @@ func (r *Repo) scanWorktree(idx *Index) (*worktreeState, error) {
 	if err := shell.Scan(r.jail, r.top, scanWorkers, base, s.visit); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for i := range idx.Entries {
 		e := &idx.Entries[i]
 		if s.codes[i] != 0 {
@@ -492,6 +503,9 @@ func (r *Repo) scanWorktree(idx *Index) (*worktreeState, error) {
 // visit handles one folder: tracked files are checked, untracked ones
 // collected, subfolders chosen.
 func (s *wtScan) visit(d *shell.ScanDir, ic *ignoreCtx) []shell.ScanNext[*ignoreCtx] {
+	if s.ctx.Err() != nil {
+		return nil // ended: no folder more
+	}
 	ents := d.Entries
 	slices.SortFunc(ents, func(a, b shell.ScanEntry) int { return strings.Compare(a.Name, b.Name) })
 	if !ic.excluded {
