@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/input"
@@ -22,6 +23,7 @@ func TestPaletteOneFindInFlight(t *testing.T) {
 	e := newEnv(t, shotFiles, opts{})
 	e.key("p", input.ModifierCtrl)
 	e.node("dialog", "Go to file")
+	e.waitJS(`document.activeElement?.getAttribute("role") === "combobox"`, "the palette's input to have the focus")
 	// Hold every editor_find at the browser's network layer until told.
 	var mu sync.Mutex
 	var finds []string
@@ -65,13 +67,19 @@ func TestPaletteOneFindInFlight(t *testing.T) {
 		cont(p.RequestID)
 	})
 	e.run(fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/mcp*", RequestStage: fetch.RequestStageRequest}}))
-	e.typeText("greet")
-	e.waitJS(`document.querySelector("[role=combobox]").value === "greet"`, "the five keys typed")
+	// The first key's find is held before the others are typed (typed at
+	// once, a loaded page may read all five keys before its first find).
+	e.typeText("g")
 	waitFor(t, "the first find to be held", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(held) >= 1
 	})
+	e.typeText("reet")
+	e.waitJS(`document.querySelector("[role=combobox]").value === "greet"`, "the other four keys typed")
+	// A find the keys wrongly sent would reach the network layer soon
+	// after: give it the time to.
+	time.Sleep(300 * time.Millisecond)
 	mu.Lock()
 	if !slices.Equal(finds, []string{"g"}) {
 		t.Errorf("finds sent while the first was in flight: %q, want only [g]", finds)
