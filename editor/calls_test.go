@@ -36,8 +36,9 @@ func TestUntilACallEndsWhenACallBegins(t *testing.T) {
 	}
 }
 
-// A status whose context ends stops its walk of the worktree and says so
-// (the warmed status a call interrupts), rather than finishing it.
+// A status whose context ended (the warmed status a call interrupts) is
+// an error, never a result from a walk cut short; the next one is whole.
+// gitops' TestScanWorktreeStopsWhenItsContextEnds checks the walk stops.
 func TestGitStatusStopsWhenItsContextEnds(t *testing.T) {
 	e := tcNew(t)
 	for i := range 50 {
