@@ -285,21 +285,14 @@ func NewLineReader(r io.Reader, lim Limits, refused func(id json.RawMessage, msg
 func (l *LineReader) ReadLine() ([]byte, error) {
 	for {
 		sc := newReqScanner(l.lim)
-		// The line is kept as a list of the reader's chunks, joined once
-		// it is known to be within the limits. One buffer grown by append
-		// copies less, but leaves a trail of outgrown buffers: a 100 MiB
-		// line refused at the 16 MiB string limit then peaked at twice the
-		// RSS (TestStressRequestLimitStdio).
-		var parts [][]byte
-		size := 0
+		var kept pieces
 		for {
 			chunk, err := l.r.ReadSlice('\n')
 			if sc.over == "" {
 				if sc.feed(chunk) {
-					parts = append(parts, append([]byte(nil), chunk...))
-					size += len(chunk)
+					kept.add(chunk)
 				} else {
-					parts = nil // over: let go of what was kept
+					kept = pieces{} // over: let go of what was kept
 				}
 			} else {
 				sc.feed(chunk) // only for the id
@@ -308,14 +301,7 @@ func (l *LineReader) ReadLine() ([]byte, error) {
 				continue
 			}
 			if err != nil || sc.over == "" {
-				if len(parts) == 1 {
-					return parts[0], err
-				}
-				line := make([]byte, 0, size)
-				for _, p := range parts {
-					line = append(line, p...)
-				}
-				return line, err
+				return kept.join(), err
 			}
 			break // the end of a refused line
 		}
@@ -391,8 +377,7 @@ func limitBodies(next http.Handler, lim Limits) http.Handler {
 // readBody reads r through sc, keeping its chunks until it is known to be
 // within the limits, then joins them; it stops at the first refusal.
 func readBody(r io.Reader, sc *reqScanner) ([]byte, error) {
-	var parts [][]byte
-	size := 0
+	var kept pieces
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := r.Read(buf)
@@ -400,8 +385,7 @@ func readBody(r io.Reader, sc *reqScanner) ([]byte, error) {
 			if !sc.feed(buf[:n]) {
 				return nil, nil
 			}
-			parts = append(parts, append([]byte(nil), buf[:n]...))
-			size += n
+			kept.add(buf[:n])
 		}
 		if err == io.EOF {
 			break
@@ -410,9 +394,32 @@ func readBody(r io.Reader, sc *reqScanner) ([]byte, error) {
 			return nil, err
 		}
 	}
-	body := make([]byte, 0, size)
-	for _, p := range parts {
-		body = append(body, p...)
+	return kept.join(), nil
+}
+
+// pieces keeps a request as copies of the reader's chunks, joined once it
+// is known to be within the limits. One buffer grown by append copies
+// less, but leaves a trail of outgrown buffers: a 100 MiB line refused at
+// the 16 MiB string limit peaked at +64 MiB of RSS that way
+// (TestStressRequestLimitStdio, TestStressRequestLimitHTTP).
+type pieces struct {
+	parts [][]byte
+	size  int
+}
+
+func (p *pieces) add(b []byte) {
+	p.parts = append(p.parts, bytes.Clone(b))
+	p.size += len(b)
+}
+
+// join returns the request in one new slice.
+func (p *pieces) join() []byte {
+	if len(p.parts) == 1 {
+		return p.parts[0]
 	}
-	return body, nil
+	out := make([]byte, 0, p.size)
+	for _, b := range p.parts {
+		out = append(out, b...)
+	}
+	return out
 }
