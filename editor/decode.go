@@ -108,7 +108,7 @@ func badText(v []byte) (int, string) {
 			inStr = false
 		case c == '\\':
 			if i+1 < len(v) && v[i+1] == 'u' {
-				r, ok := hex4(v, i+2)
+				r, ok := hexRune(v[i+2:])
 				if !ok {
 					return i, "a malformed \\u escape"
 				}
@@ -116,7 +116,7 @@ func badText(v []byte) (int, string) {
 				case r >= 0xD800 && r < 0xDC00:
 					lo, ok := rune(0), false
 					if i+7 < len(v) && v[i+6] == '\\' && v[i+7] == 'u' {
-						lo, ok = hex4(v, i+8)
+						lo, ok = hexRune(v[i+8:])
 					}
 					if !ok || lo < 0xDC00 || lo > 0xDFFF {
 						return i, fmt.Sprintf("an unpaired surrogate escape (\\u%04x), which is no character", r)
@@ -139,26 +139,6 @@ func badText(v []byte) (int, string) {
 		}
 	}
 	return -1, ""
-}
-
-func hex4(v []byte, at int) (rune, bool) {
-	if at+4 > len(v) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range v[at : at+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

@@ -132,10 +132,6 @@ func (s *Service) settleDrafts(ctx context.Context, evs []workspace.Event) {
 }
 
 func dirtyAt(ses *workspace.Session, path string) bool {
-	for _, b := range ses.Buffers {
-		if b.Path == path {
-			return b.Dirty
-		}
-	}
-	return false
+	i := ses.Find(path)
+	return i >= 0 && ses.Buffers[i].Dirty
 }

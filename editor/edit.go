@@ -131,9 +131,6 @@ func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc
 		d.Added, d.Removed = diff.Counts(string(cur.data), content)
 	}
 	resp := &EditResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, Replaced: replaced, Added: d.Added, Removed: d.Removed, Patch: d.Patch}
-	if d.Truncated {
-		resp.Patch = ""
-	}
 	if req.DryRun {
 		return resp, nil
 	}
@@ -144,6 +141,7 @@ func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc
 		sv.pre.Abort()
 		sv.pre = nil
 	}
+	sv.version = *ev.Version // hashed once, for the event and the write
 	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::edit", &ev)
 	if err != nil {
 		return nil, err

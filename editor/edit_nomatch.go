@@ -3,6 +3,7 @@ package editor
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -204,19 +205,21 @@ func blanks(s string) string {
 	spaces := len(s) - tabs
 	var parts []string
 	if tabs > 0 {
-		parts = append(parts, plural(tabs, "tab"))
+		parts = append(parts, plural(tabs, "tab", "tabs"))
 	}
 	if spaces > 0 {
-		parts = append(parts, plural(spaces, "space"))
+		parts = append(parts, plural(spaces, "space", "spaces"))
 	}
 	return strings.Join(parts, " + ")
 }
 
-func plural(n int, what string) string {
+// plural counts n things: "1 tab", "2 branches".
+func plural(n int, one, many string) string {
+	w := many
 	if n == 1 {
-		return "1 " + what
+		w = one
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return strconv.Itoa(n) + " " + w
 }
 
 // numbered renders file line n (0-based) the way editor::open's text does.

@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/editord/editord/gitops"
 )
@@ -81,7 +80,7 @@ func (s *Service) GitBranch(ctx context.Context, req *GitBranchRequest) (*GitBra
 			}
 			out.Branches = append(out.Branches, row)
 		}
-		out.Summary = plural2(len(bs), "branch", "branches")
+		out.Summary = plural(len(bs), "branch", "branches")
 		return out, nil
 	}
 	var out *GitBranchResponse
@@ -105,12 +104,4 @@ func (s *Service) GitBranch(ctx context.Context, req *GitBranchRequest) (*GitBra
 		return nil
 	})
 	return out, err
-}
-
-func plural2(n int, one, many string) string {
-	w := many
-	if n == 1 {
-		w = one
-	}
-	return strconv.Itoa(n) + " " + w
 }

@@ -299,9 +299,10 @@ func (s *Service) gitEvents(ctx context.Context, root string, r *gitops.Repo, ca
 func (g *gitEventSink) add(t gitops.Touched) {
 	l := loc{abs: g.r.Abs(t.Path), stored: fromRepo(g.root, g.r, t.Path)}
 	if t.Known {
-		g.evs = append(g.evs, g.s.changeEvent(g.root, l, g.cause, t.Kind, t.Before, t.After))
+		e := g.s.changeEvent(g.root, l, g.cause, t.Kind, t.Before, t.After)
+		g.evs = append(g.evs, e)
 		if t.Kind == "modified" {
-			g.changed = append(g.changed, bufferChange{stored: l.stored, abs: l.abs, before: Version(t.Before), after: Version(t.After)})
+			g.changed = append(g.changed, bufferChange{stored: l.stored, abs: l.abs, before: Version(t.Before), after: *e.Version})
 		}
 	} else {
 		// Binary or very large: the event says what changed, without a patch.

@@ -217,6 +217,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 		f.Patch = d.Patch
 	}
 	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
+	sv.version = *ev.Version // hashed once, for the event and the write
 	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
 	if errors.Is(err, errSlippedIn) {
 		// Another program wrote it between our read and our rename.

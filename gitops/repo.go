@@ -149,7 +149,7 @@ func discover(j *shell.Jail, root string) (top, gitDir string, err error) {
 		parent := filepath.Dir(dir)
 		if parent == dir || !j.Contains(parent) {
 			if parent != dir {
-				if top, ok := shell.RepositoryAbove(parent); ok {
+				if top := shell.RepoTop(parent); top != "" {
 					return "", "", &shell.Error{Code: shell.CodeNotARepository, Path: root, Err: ErrNotRepository,
 						Message: fmt.Sprintf("%s is inside the git repository at %s, whose top lies outside the jail; git functions work only on a repository wholly inside the jail, so they are off here. Everything else works.", root, top)}
 				}

@@ -33,7 +33,7 @@ func TestNotARepositorySaysWhereTheRepositoryIs(t *testing.T) {
 	}
 	// Outside any repository: a plain statement, no command to run.
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	if _, ok := shell.RepositoryAbove(dir); ok {
+	if shell.RepoTop(dir) != "" {
 		t.Skip("the temp folder is inside a repository")
 	}
 	os.MkdirAll(filepath.Join(dir, "x"), 0o755)
