@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -90,12 +89,13 @@ func (r *Repo) merge(ctx context.Context, opt mergeOptions) (*MergeResult, error
 			return nil, err
 		}
 	}
-	who, err := r.identity("committer")
-	if err != nil {
-		if !ff {
-			return nil, err
-		}
-		who = Identity{Name: "editord", Email: "editord@localhost", When: time.Now()}
+	// A fast-forward records the committer only in the reflog: without
+	// one it still goes ahead; a merge commit needs one.
+	var who Identity
+	if ff {
+		who = r.whoOrEditord()
+	} else if who, err = r.identity("committer"); err != nil {
+		return nil, err
 	}
 	if ff {
 		oldTree, err := r.headTree(h)

@@ -99,8 +99,7 @@ func TestPullMergeConflict(t *testing.T) {
 	if got, want := f.git("ls-files", "-s"), f.gitIn(twin, "ls-files", "-s"); got != want {
 		t.Fatalf("index:\n%s\ngit's:\n%s", got, want)
 	}
-	checkStatus := f.checkStatus("after a conflicted pull")
-	_ = checkStatus
+	f.checkStatus("after a conflicted pull")
 	f.git("merge", "--abort")
 	if st := f.git("status", "--porcelain"); st != "" || f.read("a.txt") != "a local\n" {
 		t.Fatalf("after git merge --abort: %q %q", st, f.read("a.txt"))

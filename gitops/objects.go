@@ -410,6 +410,15 @@ func (r *Repo) readCommit(h plumbing.Hash) (*commitInfo, error) {
 	return c, nil
 }
 
+// tagTarget is what an annotated tag points at: its first line names it.
+func tagTarget(data []byte) (plumbing.Hash, bool) {
+	t, ok := bytes.CutPrefix(data, []byte("object "))
+	if !ok || len(t) < 40 {
+		return plumbing.ZeroHash, false
+	}
+	return plumbing.NewHash(string(t[:40])), true
+}
+
 func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 	obj, err := r.object(h, plumbing.AnyObject, 0)
 	if err != nil {
@@ -417,12 +426,11 @@ func (r *Repo) decodeCommit(h plumbing.Hash) (*commitInfo, error) {
 	}
 	data := obj.data
 	if obj.typ == plumbing.TagObject {
-		// A tag's first line names what it points at.
-		target, ok := bytes.CutPrefix(data, []byte("object "))
-		if !ok || len(target) < 40 {
+		target, ok := tagTarget(data)
+		if !ok {
 			return nil, gitErr(r.top, "read tag "+h.String(), errors.New("malformed tag"))
 		}
-		return r.decodeCommit(plumbing.NewHash(string(target[:40])))
+		return r.decodeCommit(target)
 	}
 	if obj.typ != plumbing.CommitObject {
 		return nil, fmt.Errorf("%s is a %s, not a commit", h, obj.typ)

@@ -37,14 +37,12 @@ func stageRev(rev string) (int, bool) {
 func indexRev(rev string) bool { _, ok := stageRev(rev); return ok }
 
 func badRev(rev, why string) error {
-	msg := "unknown revision " + strconvQuote(rev)
+	msg := "unknown revision " + strconv.Quote(rev)
 	if why != "" {
 		msg += ": " + why
 	}
 	return shell.Errorf(shell.CodeInvalidArgument, "", "%s; pass HEAD, HEAD~2, main^2, a branch, a tag, a SHA, stash@{0}, HEAD@{1}, main@{yesterday}, @{-1}, @{upstream}, HEAD^{/text}, :/text, or :1/:2/:3 for a conflict's stages", msg)
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
 
 // braced matches the @{...} and ^{...} parts of a revision, which may
 // hold a colon (a time of day) where the rest may not.
@@ -191,11 +189,11 @@ func (r *Repo) peelToCommit(h plumbing.Hash) (plumbing.Hash, error) {
 		if obj.typ != plumbing.TagObject {
 			return h, nil
 		}
-		target, ok := strings.CutPrefix(string(obj.data), "object ")
-		if !ok || len(target) < 40 {
+		target, ok := tagTarget(obj.data)
+		if !ok {
 			return h, gitErr(r.top, "read tag "+h.String(), errors.New("malformed tag"))
 		}
-		h = plumbing.NewHash(target[:40])
+		h = target
 	}
 	return h, nil
 }

@@ -389,8 +389,3 @@ func (r *Repo) pullMerge(ctx context.Context, h head, remote string, upRef plumb
 	}
 	return out, err
 }
-
-func (r *Repo) blobString(h plumbing.Hash) string {
-	b, _ := r.readBlob(h)
-	return string(b)
-}

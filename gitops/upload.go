@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -244,11 +243,11 @@ func objectsToSend(ctx context.Context, st storer.EncodedObjectStorer, repo *Rep
 			}
 			if typ == plumbing.TagObject {
 				emit(h)
-				target, ok := strings.CutPrefix(string(data), "object ")
-				if !ok || len(target) < 40 {
+				target, ok := tagTarget(data)
+				if !ok {
 					return nil, errors.New("malformed tag " + h.String())
 				}
-				h = plumbing.NewHash(target[:40])
+				h = target
 				continue
 			}
 			if typ == plumbing.CommitObject {
