@@ -27,7 +27,7 @@ type GitBranch struct {
 type GitBranchResponse struct {
 	Action   string      `json:"action" desc:"The action, as requested."`
 	OK       bool        `json:"ok" desc:"True when done; false when refused (summary says why and what to do)."`
-	Summary  string      `json:"summary" desc:"What happened, or why not."`
+	Summary  string      `prose:"true" json:"summary" desc:"What happened, or why not."`
 	SHA      string      `json:"sha" desc:"create/switch: the branch's commit; delete: the commit it pointed at."`
 	Branches []GitBranch `json:"branches,omitempty" desc:"list: local branches, then remote-tracking ones, by name."`
 }

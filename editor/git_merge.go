@@ -15,7 +15,7 @@ type GitMergeRequest struct {
 type GitMergeResponse struct {
 	Action      string   `json:"action" desc:"The action, as requested."`
 	OK          bool     `json:"ok" desc:"True when merged, aborted or continued. False when refused (local changes in the way) or when conflicts remain; summary says which and what to do."`
-	Summary     string   `json:"summary" desc:"What happened, or why not, and the next step."`
+	Summary     string   `prose:"true" json:"summary" desc:"What happened, or why not, and the next step."`
 	Conflicts   []string `json:"conflicts" desc:"Root-relative paths left with conflict markers (stages 1-3 in the index)."`
 	Commit      string   `json:"commit" desc:"The merge commit, or the new tip after a fast-forward; empty otherwise."`
 	FastForward bool     `json:"fast_forward" desc:"True when the branch simply moved forward (no merge commit)."`

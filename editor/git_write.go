@@ -24,7 +24,7 @@ type GitCommitRequest struct {
 type GitCommitResponse struct {
 	Committed bool   `json:"committed" desc:"True when a commit was made; false when there was nothing to commit (see summary)."`
 	SHA       string `json:"sha" desc:"The new commit's full SHA; empty when nothing was committed."`
-	Summary   string `json:"summary" desc:"What happened, as git says it: \"[main 1a2b3c4] subject\" and the files/lines changed, or why nothing was committed."`
+	Summary   string `prose:"true" json:"summary" desc:"What happened, as git says it: \"[main 1a2b3c4] subject\" and the files/lines changed, or why nothing was committed."`
 }
 
 type GitUndoCommitRequest struct{}
@@ -166,7 +166,7 @@ type GitStashEntry struct {
 type GitStashResponse struct {
 	Action    string          `json:"action" desc:"The action, as requested."`
 	OK        bool            `json:"ok" desc:"True when the action was done. False when nothing was: no changes to save, no such stash, local changes in the way, or a pop/apply that left conflicts (the stash is then kept); summary says which."`
-	Summary   string          `json:"summary" desc:"What happened, or why not, naming the files in the way and the next step."`
+	Summary   string          `prose:"true" json:"summary" desc:"What happened, or why not, naming the files in the way and the next step."`
 	Conflicts []string        `json:"conflicts" desc:"pop/apply: root-relative paths left with conflict markers (stages 1-3 in the index)."`
 	Entries   []GitStashEntry `json:"entries,omitempty" desc:"list: the stashes, newest first."`
 	Patch     string          `json:"patch,omitempty" desc:"show: the stash's changes against the commit it was made on, as a unified diff."`
@@ -378,7 +378,7 @@ type GitSyncRequest struct {
 type GitSyncResponse struct {
 	Action    string   `json:"action" desc:"The action, as requested."`
 	OK        bool     `json:"ok" desc:"True when the action succeeded (also when there was nothing to do). False when the remote could not be reached or refused, the network hung past git_timeout_ms, a pull was refused, or a merge left conflicts; summary says which."`
-	Summary   string   `json:"summary" desc:"What happened, or why not, and the next step."`
+	Summary   string   `prose:"true" json:"summary" desc:"What happened, or why not, and the next step."`
 	Ahead     int      `json:"ahead" desc:"Afterwards: commits on the branch that its upstream lacks."`
 	Behind    int      `json:"behind" desc:"Afterwards: commits on the upstream that the branch lacks."`
 	Stale     bool     `json:"stale" desc:"True when the remote was not reached: ahead and behind are as of the last completed fetch, not the remote now."`

@@ -56,7 +56,7 @@ type SearchResponse struct {
 // SearchSkip is a file a search did not read to its end.
 type SearchSkip struct {
 	Path   string `json:"path" desc:"Root-relative path of the file."`
-	Reason string `json:"reason" desc:"Why: binary (a NUL byte; hits before it are kept), unreadable, not a regular file, or a line longer than 8 MiB."`
+	Reason string `prose:"true" json:"reason" desc:"Why: binary (a NUL byte; hits before it are kept), unreadable, not a regular file, or a line longer than 8 MiB."`
 }
 
 // searchMaxCap bounds one response.

@@ -255,6 +255,13 @@ func TestToolNamesInResults(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("// see editor::git::branch\n"), 0o644)
+	// A commit whose subject names a function: blame's "summary" is that
+	// subject, data, and must not be renamed.
+	for _, args := range [][]string{{"add", "a.go"}, {"-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "fix editor::open offsets"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
 	svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: root, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -274,6 +281,10 @@ func TestToolNamesInResults(t *testing.T) {
 		if !strings.Contains(s, "editor_git_branch action list") || strings.Contains(s, "editor::") {
 			t.Errorf("branch summary over MCP: %s", s)
 		}
+	}
+	_, raw = call("editor::git::blame", map[string]any{"path": "a.go"})
+	if !strings.Contains(raw, `"summary":"fix editor::open offsets"`) {
+		t.Errorf("a commit's subject was renamed in blame: %s\n%s", txt, raw)
 	}
 	txt, raw = call("editor::search", map[string]any{"pattern": "editor::git"})
 	if !strings.Contains(txt, "1:8: // see editor::git::branch") || !strings.Contains(raw, "see editor::git::branch") {

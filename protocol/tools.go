@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -78,10 +77,13 @@ func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs
 	}
 }
 
-// proseFields are the response fields that are prose written for the
-// caller (a git summary naming the next step, why a file was skipped):
-// over MCP they name tools, as error messages do. Data is never renamed.
-var proseFields = map[string]bool{"summary": true, "reason": true}
+// prose reports whether f is prose written for the caller (a git summary
+// naming the next step, why a file was skipped; tagged prose:"true"): over
+// MCP it names tools, as error messages do. Data is never renamed, whatever
+// its name (a blame line's "summary" is a commit's subject).
+func prose(f reflect.StructField) bool {
+	return f.Type.Kind() == reflect.String && f.Tag.Get("prose") == "true"
+}
 
 // renameProse rewrites function ids to tool names in the prose fields of a
 // response, at any depth.
@@ -105,9 +107,8 @@ func renameProse(v reflect.Value) {
 			if !f.IsExported() {
 				continue
 			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			fv := v.Field(i)
-			if fv.Kind() == reflect.String && proseFields[name] {
+			if prose(f) {
 				if fv.CanSet() {
 					fv.SetString(ToolNames(fv.String()))
 				}
@@ -136,8 +137,7 @@ func hasProse(t reflect.Type) bool {
 		case reflect.Struct:
 			for i := range t.NumField() {
 				f := t.Field(i)
-				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				if f.IsExported() && ((f.Type.Kind() == reflect.String && proseFields[name]) || has(f.Type)) {
+				if f.IsExported() && (prose(f) || has(f.Type)) {
 					return true
 				}
 			}
