@@ -59,7 +59,7 @@ func httpHandler(s *Server, token string, remote bool) (http.Handler, *server.St
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second),
 		server.WithDisableLocalhostProtection(remote))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(limitBodies(unknownToolsHTTP(trackPosts(unescapeHTTP(mcpHTTP), s.hub), s), LimitsFor(s.svc.Config())), token, remote))
+	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config()), s.unknownTool), token, remote))
 	mux.Handle("/", pageHandler())
 	return secureHeaders(mux), mcpHTTP
 }

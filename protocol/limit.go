@@ -339,7 +339,10 @@ func (l *LineReader) Read(p []byte) (int, error) {
 // POST refused at the 16 MiB string limit peaked at +70 MiB of RSS).
 // Either way the connection is closed after the answer rather than read
 // to its end.
-func limitBodies(next http.Handler, lim Limits) http.Handler {
+//
+// answer, when not nil, may answer an accepted body itself (a tools/call
+// naming no tool, Server.unknownTool): nil lets next serve it.
+func limitBodies(next http.Handler, lim Limits, answer func(body []byte) []byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -367,6 +370,13 @@ func limitBodies(next http.Handler, lim Limits) http.Handler {
 			w.WriteHeader(status)
 			w.Write(line)
 			return
+		}
+		if answer != nil {
+			if reply := answer(body); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(reply)
+				return
+			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))

@@ -13,14 +13,11 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/editord/editord/editor"
-	"github.com/editord/editord/editor/jsonscan"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -32,22 +29,14 @@ func (s *Server) unknownTool(msg []byte) []byte {
 	}
 	var method, name string
 	var id json.RawMessage
-	_, ok := jsonscan.Members(msg, func(k, v []byte) bool {
-		var key string
-		if json.Unmarshal(k, &key) != nil {
-			return false
-		}
+	_, ok := objectMembersEnd(msg, func(key string, v []byte) bool {
 		switch key {
 		case "method":
 			return json.Unmarshal(v, &method) == nil
 		case "id":
 			id = v
 		case "params":
-			_, ok := jsonscan.Members(v, func(k, v []byte) bool {
-				var key string
-				if json.Unmarshal(k, &key) != nil {
-					return false
-				}
+			_, ok := objectMembersEnd(v, func(key string, v []byte) bool {
 				if key == "name" {
 					return json.Unmarshal(v, &name) == nil
 				}
@@ -89,44 +78,4 @@ func unknownToolMessage(name string, tools map[string]*editor.Function) string {
 	}
 	sort.Strings(names)
 	return msg + "; the tools are " + strings.Join(names, ", ")
-}
-
-// unknownToolsHTTP answers a POSTed tools/call naming no tool the way
-// the stdio loop does; every other request goes on with its body intact.
-func unknownToolsHTTP(next http.Handler, s *Server) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
-			next.ServeHTTP(w, r)
-			return
-		}
-		body, err := io.ReadAll(r.Body)
-		if err == nil {
-			if reply := s.unknownTool(body); reply != nil {
-				w.Header().Set("Content-Type", "application/json")
-				w.Write(reply)
-				return
-			}
-		}
-		r.Body = readCloser{io.MultiReader(bytes.NewReader(body), errReader{err}), r.Body}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// readCloser reads from r and closes c.
-type readCloser struct {
-	io.Reader
-	c io.Closer
-}
-
-func (b readCloser) Close() error { return b.c.Close() }
-
-// errReader returns err (io.EOF when nil): a body whose reading failed
-// fails again where it did, for the handler after us.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err == nil {
-		return 0, io.EOF
-	}
-	return 0, e.err
 }
