@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -49,7 +50,7 @@ func renderFields(r *rend, resp any, skip ...string) {
 		if name == "" {
 			name = f.Name
 		}
-		if contains(skip, name) {
+		if slices.Contains(skip, name) {
 			continue
 		}
 		fv := v.Field(i)
@@ -130,13 +131,4 @@ func marshalJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

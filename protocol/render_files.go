@@ -42,7 +42,8 @@ func numberedLines(r *rend, text string, first int) int {
 	n := first - 1
 	for _, l := range splitLines(text) {
 		if len(l) > maxLineBytes {
-			l = fmt.Sprintf("%s…(+%d bytes)", cutString(l, maxLineBytes), len(l)-len(cutString(l, maxLineBytes)))
+			cut := cutString(l, maxLineBytes)
+			l = fmt.Sprintf("%s…(+%d bytes)", cut, len(l)-len(cut))
 		}
 		if !r.linef("%6d\t%s", n+1, l) {
 			break

@@ -48,7 +48,7 @@ func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWr
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(stdioWorkers)(std)
 	listened := make(chan error, 1)
-	go func() { listened <- std.Listen(ctx, pr, unescapeHTML(out)) }()
+	go func() { listened <- std.Listen(ctx, pr, UnescapeHTML(out)) }()
 	f := &fastPath{s: s, w: out, base: ctx, inflight: map[string]context.CancelFunc{}, slots: make(chan struct{}, stdioWorkers)}
 	var err error
 	for {

@@ -182,7 +182,7 @@ func call(ctx context.Context, svc *editor.Service, f *editor.Function, args jso
 // names tools, not function ids.
 func ErrorResult(err error) *mcp.CallToolResult {
 	e := *AsError(err)
-	e.Message = capMessage(ToolNames(e.Message))
+	e.Message = CapMessage(ToolNames(e.Message))
 	body, _ := marshalJSON(map[string]any{"error": &e})
 	return &mcp.CallToolResult{
 		IsError:           true,
@@ -196,12 +196,9 @@ func ErrorResult(err error) *mcp.CallToolResult {
 const maxMessageBytes = 4 << 10
 
 // CapMessage is an error message as a model reads it: cut past
-// maxMessageBytes (editord call --text prints it so).
-func CapMessage(m string) string { return capMessage(m) }
-
-// capMessage cuts a message over maxMessageBytes and says how much it left
-// out.
-func capMessage(m string) string {
+// maxMessageBytes, saying how much it left out (editord call --text prints
+// it so).
+func CapMessage(m string) string {
 	if len(m) <= maxMessageBytes {
 		return m
 	}

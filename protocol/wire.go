@@ -19,12 +19,10 @@ type htmlUnescaper struct {
 	carry []byte
 }
 
-func unescapeHTML(w io.Writer) io.Writer { return &htmlUnescaper{w: w} }
-
 // UnescapeHTML wraps w for a writer of JSON made with mcp-go's types (their
 // MarshalJSON escapes HTML whatever the encoder says): editord call and
 // editord functions print JSON as the wire carries it.
-func UnescapeHTML(w io.Writer) io.Writer { return unescapeHTML(w) }
+func UnescapeHTML(w io.Writer) io.Writer { return &htmlUnescaper{w: w} }
 
 func (u *htmlUnescaper) Write(p []byte) (int, error) {
 	u.mu.Lock()

@@ -21,7 +21,7 @@ func TestUnescapeHTMLOnTheWire(t *testing.T) {
 	// Written whole, and cut at every byte: the same plain JSON, the same value.
 	for cut := 0; cut <= len(escaped); cut++ {
 		var out bytes.Buffer
-		w := unescapeHTML(&out)
+		w := UnescapeHTML(&out)
 		w.Write(escaped[:cut])
 		w.Write(escaped[cut:])
 		if !bytes.Contains(out.Bytes(), []byte(`a<b && c>d`)) {

@@ -123,19 +123,11 @@ func agentRepo(t *testing.T, root string) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	git := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "HOME="+root, "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("config", "user.name", "Agent Test")
-	git("config", "user.email", "agent@example.com")
-	git("add", "-A")
-	git("commit", "-q", "-m", "initial")
+	gitRun(t, root, "init", "-q", "-b", "main")
+	gitRun(t, root, "config", "user.name", "Agent Test")
+	gitRun(t, root, "config", "user.email", "agent@example.com")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-q", "-m", "initial")
 	return files
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,32 @@ func TestFunctionsJSONNotHTMLEscaped(t *testing.T) {
 	}
 	if strings.Contains(out.String(), `\u003c`) || strings.Contains(out.String(), `\u0026`) || !strings.Contains(out.String(), "--- a/<path>") {
 		t.Fatal("editord functions --json escapes HTML")
+	}
+}
+
+// TestCallText: `editord call FUNCTION JSON --text` prints the text a
+// model reads, as the README says: a listing for editor::tree, not JSON,
+// and for a refused call its message, naming function ids (the CLI's
+// names), not tools.
+func TestCallText(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "src", "main.go"), []byte("package main\n"), 0o644)
+	var out, errb strings.Builder
+	if rc := callCmd([]string{"editor::tree", "{}", "--root", root, "--state-dir", state, "--text"}, strings.NewReader(""), &out, &errb); rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errb.String())
+	}
+	if got := out.String(); strings.HasPrefix(strings.TrimSpace(got), "{") || !strings.Contains(got, "src/") || !strings.Contains(got, "main.go") {
+		t.Fatalf("editor::tree --text:\n%s", got)
+	}
+	out.Reset()
+	errb.Reset()
+	if rc := callCmd([]string{"editor::open", `{"path":"nope.txt"}`, "--root", root, "--state-dir", state, "--text"}, strings.NewReader(""), &out, &errb); rc != 1 {
+		t.Fatalf("a refused call: rc %d", rc)
+	}
+	if got := out.String(); !strings.Contains(got, "does not exist") || !strings.Contains(got, "editor::tree") || strings.Contains(got, "editor_tree") || strings.HasPrefix(got, "{") {
+		t.Fatalf("a refused call's text should be its message, naming function ids:\n%s", got)
 	}
 }

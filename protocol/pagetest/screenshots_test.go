@@ -100,14 +100,3 @@ func shot(e *env, name string) {
 		e.t.Fatal(err)
 	}
 }
-
-func shotTo(e *env, path string) {
-	e.t.Helper()
-	var buf []byte
-	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
-		return chromedp.CaptureScreenshot(&buf).Do(ctx)
-	}))
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
-		e.t.Fatal(err)
-	}
-}
