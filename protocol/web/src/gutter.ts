@@ -58,12 +58,3 @@ export const gitGutter: Extension = [
   field,
   gutter({ class: "cm-git-gutter", markers: (v) => v.state.field(field) }),
 ];
-
-/** Which lines carry which marker, for tests and the status of a tab. */
-export function markedLines(state: import("@codemirror/state").EditorState): Record<string, number[]> {
-  const out: Record<string, number[]> = { added: [], modified: [], deleted: [] };
-  const set = state.field(field, false);
-  if (!set) return out;
-  for (let it = set.iter(); it.value; it.next()) out[(it.value as Mark).kind].push(state.doc.lineAt(it.from).number);
-  return out;
-}

@@ -4,7 +4,7 @@
 
 import type { App } from "../app";
 import { byAgent } from "../activity";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import type { ChangeEvent } from "../mcp";
 
 export function activityPanel(parent: HTMLElement, app: App): void {
@@ -19,7 +19,7 @@ export function activityPanel(parent: HTMLElement, app: App): void {
   );
   const when = (t: string) => new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   function render(): void {
-    clear(list);
+    list.replaceChildren();
     const f = file.value.trim();
     const shown = m.activity.filter((ev) => (!agentsOnly.checked || byAgent(ev)) && (!f || ev.path.includes(f) || ev.from?.includes(f)));
     if (!shown.length) list.append(h("li", { class: "panel-note" }, m.activity.length ? "No change matches the filters." : "No changes yet."));

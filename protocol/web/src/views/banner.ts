@@ -3,7 +3,7 @@
 // tab closed elsewhere, a file deleted, a read-only file.
 
 import type { App } from "../app";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import { closeTab, keepMine, save, takeTheirs } from "../docs";
 
 export function bannerView(parent: HTMLElement, app: App): void {
@@ -21,7 +21,7 @@ export function bannerView(parent: HTMLElement, app: App): void {
     const key = tab ? JSON.stringify([tab.path, tab.remote, tab.closedElsewhere, tab.otherRoot, m.root, tab.dirtyElsewhere, tab.readOnly, tab.loaded, tab.dirty]) : "";
     if (key === shown) return;
     shown = key;
-    clear(box);
+    box.replaceChildren();
     if (!tab) return;
     const r = tab.remote;
     if (tab.otherRoot) {

@@ -9,7 +9,7 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import { gitAction, type GitEntry } from "../git";
 import { highlight } from "../highlight";
 import { language } from "../languages";
@@ -47,7 +47,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     none.hidden = !!g;
     body.hidden = !g;
     none.textContent = m.gitError === "not_a_repository" ? "The workspace is not in a git repository." : m.gitError ?? "Reading git status…";
-    clear(outcome);
+    outcome.replaceChildren();
     if (m.gitBusy) outcome.append(h("p", { role: "status", class: "busy" }, m.gitBusy));
     else if (m.gitSummary) outcome.append(h("p", { role: m.gitSummary.error ? "alert" : "status", class: m.gitSummary.error ? "error" : "" }, m.gitSummary.text));
     for (const b of actions.querySelectorAll("button")) b.disabled = !!m.gitBusy;
@@ -56,7 +56,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     const track = g.upstream ? ` ⇄ ${g.upstream}` : " (no upstream)";
     const counts = g.upstream ? ` · ↑${g.ahead} ↓${g.behind}` : "";
     head.textContent = `${g.branch ?? "detached HEAD"}${track}${counts}`;
-    clear(files);
+    files.replaceChildren();
     if (!g.entries.length) files.append(h("p", { class: "panel-note" }, "No changes."));
     // As in VS Code: what a commit of the staged files records (HEAD to
     // the index), then what is not staged yet (the index to the file).

@@ -7,7 +7,7 @@
 
 import { EditorSelection } from "@codemirror/state";
 import type { App } from "../app";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import { load, openFile } from "../docs";
 import { byteToIndex, marked } from "./palette";
 
@@ -62,7 +62,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   async function run(): Promise<void> {
     const mine = ++seq;
     if (!pattern.value) {
-      clear(results);
+      results.replaceChildren();
       summary.textContent = "";
       last = null;
       return;
@@ -79,7 +79,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   }
 
   function render(r: SearchResult): void {
-    clear(results);
+    results.replaceChildren();
     const files = r.files.length;
     summary.textContent = r.total
       ? `${r.total} ${r.total === 1 ? "match" : "matches"} in ${files} ${files === 1 ? "file" : "files"}${r.truncated ? " (more not shown: narrow the search)" : ""}`

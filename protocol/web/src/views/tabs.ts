@@ -2,7 +2,7 @@
 // by its file name, with a dirty marker and a close button.
 
 import type { App } from "../app";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import { activate, closeTab } from "../docs";
 import type { Tab } from "../model";
 import { recentlyByAgents } from "../activity";
@@ -37,7 +37,7 @@ export function tabsView(parent: HTMLElement, app: App): void {
     if (key === shown) return;
     shown = key;
     const hadFocus = list.contains(document.activeElement);
-    clear(list);
+    list.replaceChildren();
     m.order.forEach((path, i) => {
       const tab = m.tabs.get(path);
       if (!tab) return;

@@ -4,7 +4,7 @@
 // a right-click (or the menu key, Shift+F10) offers the same as a menu.
 
 import type { App } from "../app";
-import { clear, h } from "../dom";
+import { h } from "../dom";
 import { openFile } from "../docs";
 import { collapse, create, expand, remove, rename } from "../files";
 import type { Entry } from "../model";
@@ -64,7 +64,7 @@ export function treeView(parent: HTMLElement, app: App): void {
   function render(): void {
     const hadFocus = tree.contains(document.activeElement);
     entries.clear();
-    clear(tree);
+    tree.replaceChildren();
     for (const e of m.children.get("") ?? []) tree.append(item(e, 1));
     if (!tree.querySelector('[tabindex="0"]')) tree.querySelector<HTMLElement>("[role=treeitem]")?.setAttribute("tabindex", "0");
     if (hadFocus) focusPath(m.selected);
