@@ -62,17 +62,15 @@ func Unified(before, after string, opt Options) Result {
 		res.Identical = true
 		return res
 	}
-	if opt.MaxChangedBytes > 0 {
-		pre, suf := commonEnds(before, after)
-		if len(before)-pre-suf > opt.MaxChangedBytes || len(after)-pre-suf > opt.MaxChangedBytes {
-			res.Truncated = true
-			return res
-		}
+	pre, suf := commonEnds(before, after)
+	if opt.MaxChangedBytes > 0 && (len(before)-pre-suf > opt.MaxChangedBytes || len(after)-pre-suf > opt.MaxChangedBytes) {
+		res.Truncated = true
+		return res
 	}
 	// Context past the texts' length changes nothing; clamping keeps 2*ctx
 	// (hunk merging) from overflowing.
 	ctx := min(max(opt.Context, 0), len(before)+len(after)+1)
-	wa, wb := windows(before, after, ctx)
+	wa, wb := windowsAt(before, after, ctx, pre, suf)
 	changes := editScript(wa.lines, wb.lines)
 	if len(changes) == 0 {
 		// Unreachable for different texts (lines keep their terminators, so

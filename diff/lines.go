@@ -40,6 +40,11 @@ type window struct {
 // memory compares instead of splitting and hashing every line.
 func windows(a, b string, ctx int) (wa, wb window) {
 	pre, suf := commonEnds(a, b)
+	return windowsAt(a, b, ctx, pre, suf)
+}
+
+// windowsAt is windows for the common ends pre and suf already measured.
+func windowsAt(a, b string, ctx, pre, suf int) (wa, wb window) {
 	start := pre
 	for k := 0; k < ctx && start > 0; k++ {
 		start = strings.LastIndexByte(a[:start-1], '\n') + 1
