@@ -5,7 +5,6 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,112 +127,6 @@ func (idx *Index) cachedTree() (plumbing.Hash, bool) {
 
 var errIndexCorrupt = errors.New("the index file is corrupt")
 
-// parseIndex decodes an index file.
-func parseIndex(data []byte) (*Index, error) {
-	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
-	}
-	body, sum := data[:len(data)-20], data[len(data)-20:]
-	if !allZero(sum) { // index.skipHash writes a zero checksum
-		if h := sha1.Sum(body); !bytes.Equal(h[:], sum) {
-			return nil, fmt.Errorf("%w: checksum mismatch", errIndexCorrupt)
-		}
-	}
-	idx := &Index{Version: binary.BigEndian.Uint32(data[4:8]), Exists: true}
-	if idx.Version < 2 || idx.Version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", idx.Version)
-	}
-	n := int(binary.BigEndian.Uint32(data[8:12]))
-	if n > len(body)/40 {
-		return nil, fmt.Errorf("%w: %d entries cannot fit", errIndexCorrupt, n)
-	}
-	idx.Entries = make([]IndexEntry, n)
-	off := 12
-	var prev string
-	// All paths go into one string, sliced per entry: one allocation
-	// instead of one per entry (60,000 on a large tree).
-	names := make([]byte, 0, len(body)/2)
-	ends := make([]int, n)
-	for i := range n {
-		if off+62 > len(body) {
-			return nil, fmt.Errorf("%w: entry %d is cut short", errIndexCorrupt, i)
-		}
-		b := body[off:]
-		e := &idx.Entries[i]
-		e.CtimeSec = binary.BigEndian.Uint32(b[0:])
-		e.CtimeNsec = binary.BigEndian.Uint32(b[4:])
-		e.MtimeSec = binary.BigEndian.Uint32(b[8:])
-		e.MtimeNsec = binary.BigEndian.Uint32(b[12:])
-		e.Dev = binary.BigEndian.Uint32(b[16:])
-		e.Ino = binary.BigEndian.Uint32(b[20:])
-		e.Mode = binary.BigEndian.Uint32(b[24:])
-		e.UID = binary.BigEndian.Uint32(b[28:])
-		e.GID = binary.BigEndian.Uint32(b[32:])
-		e.Size = binary.BigEndian.Uint32(b[36:])
-		copy(e.Hash[:], b[40:60])
-		e.Flags = binary.BigEndian.Uint16(b[60:])
-		hdr := 62
-		if e.Flags&flagExtended != 0 {
-			if idx.Version < 3 || off+64 > len(body) {
-				return nil, fmt.Errorf("%w: extended flags in entry %d", errIndexCorrupt, i)
-			}
-			e.XFlags = binary.BigEndian.Uint16(b[62:])
-			hdr = 64
-		}
-		e.Flags &^= flagExtended | flagNameMask
-		rest := b[hdr:]
-		if idx.Version == 4 {
-			strip, k := binary.Uvarint(rest)
-			if k <= 0 || int(strip) > len(prev) {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			end := bytes.IndexByte(rest[k:], 0)
-			if end < 0 {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			start := len(names)
-			names = append(names, prev[:len(prev)-int(strip)]...)
-			names = append(names, rest[k:k+end]...)
-			prev = string(names[start:]) // v4 needs the previous name
-			off += hdr + k + end + 1
-		} else {
-			end := bytes.IndexByte(rest, 0)
-			if end < 0 {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			names = append(names, rest[:end]...)
-			// Entries are padded with 1 to 8 NULs to a multiple of 8.
-			off += (hdr + end + 8) &^ 7
-		}
-		ends[i] = len(names)
-	}
-	all := string(names)
-	for i, start := 0, 0; i < n; i++ {
-		idx.Entries[i].Path = all[start:ends[i]]
-		start = ends[i]
-	}
-	// Extensions: only mandatory ones (lowercase first letter) matter.
-	for off+8 <= len(body) {
-		sig := string(body[off : off+4])
-		size := int(binary.BigEndian.Uint32(body[off+4:]))
-		if sig == "TREE" && off+8+size <= len(body) {
-			idx.rootTree, idx.rootTreeCount = parseRootCacheTree(body[off+8 : off+8+size])
-		}
-		if sig[0] < 'A' || sig[0] > 'Z' {
-			what := sig
-			switch sig {
-			case "link":
-				what = "a split index (core.splitIndex)"
-			case "sdir":
-				what = "a sparse index (index.sparse)"
-			}
-			return nil, fmt.Errorf("the index uses %s, which editord cannot read; its git functions cannot work on this repository until that setting is off and the index is written whole again", what)
-		}
-		off += 8 + size
-	}
-	return idx, nil
-}
-
 func allZero(b []byte) bool {
 	for _, c := range b {
 		if c != 0 {
@@ -312,9 +205,8 @@ func (idx *Index) encode(racySec, racyNsec int64, ext []byte) []byte {
 		w.Write(hdr[:n])
 		if version == 4 {
 			common := commonPrefix(prev, e.Path)
-			var vb [binary.MaxVarintLen64]byte
-			k := binary.PutUvarint(vb[:], uint64(len(prev)-common))
-			w.Write(vb[:k])
+			var vb [10]byte
+			w.Write(appendOffsetVarint(vb[:0], uint64(len(prev)-common)))
 			w.WriteString(e.Path[common:])
 			w.WriteByte(0)
 		} else {
@@ -443,12 +335,6 @@ func (idx *Index) hasPrefixDir(dir string) bool {
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= p })
 	return i < len(idx.Entries) && strings.HasPrefix(idx.Entries[i].Path, p)
 }
-
-// ParseIndex decodes the bytes of an index file (versions 2 to 4, its
-// checksum verified), for readers outside this package that want its
-// entries: editor::find's candidates are the tracked files. The result is
-// the caller's.
-func ParseIndex(data []byte) (*Index, error) { return parseIndex(data) }
 
 // Gitlink reports whether the entry is a submodule (a commit, not a file).
 func (e *IndexEntry) Gitlink() bool { return e.Mode == modeGitlink }

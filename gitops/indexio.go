@@ -26,13 +26,8 @@ func (r *Repo) readIndex() (*Index, error) {
 	if err != nil {
 		return nil, gitErr(r.top, "read the index", err)
 	}
-	// Read at the size it had; a file replaced meanwhile is caught by the
-	// checksum.
-	data, err := readSized(f, fi.Size(), 0)
-	if err != nil {
-		return nil, gitErr(r.top, "read the index", err)
-	}
-	idx, err := parseIndex(data)
+	// A file replaced meanwhile is caught by the checksum.
+	idx, err := ReadIndex(f, fi.Size())
 	if err != nil {
 		return nil, gitErr(r.top, "read the index", err)
 	}

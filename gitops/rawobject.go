@@ -239,17 +239,12 @@ func (r *Repo) packEntryAt(p *pack, f io.ReaderAt, off, limit int64, depth int) 
 			if i >= n {
 				return rawObject{}, errNotWhole
 			}
-			c := buf[i]
-			i++
-			rel := int64(c & 0x7f)
-			for c&0x80 != 0 {
-				if i >= n {
-					return rawObject{}, errNotWhole
-				}
-				c = buf[i]
-				i++
-				rel = ((rel + 1) << 7) | int64(c&0x7f)
+			v, k := offsetVarint(buf[i:n])
+			if k == 0 {
+				return rawObject{}, errNotWhole
 			}
+			i += k
+			rel := int64(v)
 			if rel <= 0 || rel > off {
 				return rawObject{}, fmt.Errorf("pack %s: entry at %d: bad delta base offset", p.name, off)
 			}

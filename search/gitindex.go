@@ -1,7 +1,6 @@
 package search
 
 import (
-	"errors"
 	"io"
 	"path"
 	"sort"
@@ -110,9 +109,8 @@ const racyWindow = 2 * time.Second
 // root, root-relative, in byte order, without deny-glob matches,
 // submodules or sparse folders. The index is read whatever its size: it is
 // git's own data, not a user file under max_read_bytes (a 240,000-file
-// repository has a 30 MB index). It is read in one piece and decoded by
-// gitops' parser (one pass, one string for every path, crypto/sha1 for the
-// checksum): go-git's decoder, which reads each field through
+// repository has a 30 MB index). It is streamed through gitops' decoder
+// (one pass, one string for every path, crypto/sha1 for the checksum): go-git's decoder, which reads each field through
 // encoding/binary's reflection and hashes with sha1cd, took a third of a
 // first editor::find at 240,000 files.
 func indexPaths(j *shell.Jail, r *repo, root string) ([]string, error) {
@@ -127,11 +125,7 @@ func indexPaths(j *shell.Jail, r *repo, root string) ([]string, error) {
 	// Read at the size it had when opened; a file replaced meanwhile is
 	// another inode (git renames a new index over the old), and one cut
 	// short fails the checksum.
-	data := make([]byte, h.Info.Size)
-	if _, err := h.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF)) {
-		return nil, err
-	}
-	idx, err := gitops.ParseIndex(data)
+	idx, err := gitops.ReadIndex(io.NewSectionReader(h, 0, h.Info.Size), h.Info.Size)
 	if err != nil {
 		return nil, err
 	}
