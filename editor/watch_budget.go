@@ -97,7 +97,7 @@ func (ses *watchSession) ensurePrio() {
 			if ents, err := ses.s.jail.ReadDir(ses.abs(p)); err == nil {
 				for _, e := range ents {
 					if e.Kind != shell.KindDir {
-						ses.known[path.Join(p, e.Name)] = true
+						ses.known.add(path.Join(p, e.Name))
 					}
 				}
 			}

@@ -51,7 +51,7 @@ func (ses *watchSession) flush() {
 		return st
 	}
 	existed := func(rel string) bool {
-		if ses.known[rel] || ses.dirs[rel] || ses.watched[rel] {
+		if ses.known.has(rel) || ses.dirs[rel] || ses.watched[rel] {
 			return true
 		}
 		if p := batch[rel]; p != nil {
@@ -101,8 +101,8 @@ func (ses *watchSession) flush() {
 			continue
 		}
 		c := &candidate{rel: r, kind: "moved", from: p.from}
-		delete(ses.known, p.from)
-		ses.known[r] = true
+		ses.known.remove(p.from)
+		ses.known.add(r)
 		ses.read(c)
 		cands = append(cands, c)
 	}
@@ -129,12 +129,12 @@ func (ses *watchSession) flush() {
 		}
 		st := stat(r)
 		wasDir := ses.dirs[r] || ses.watched[r]
-		wasFile := ses.known[r]
+		wasFile := ses.known.has(r)
 		before := existed(r)
 		switch {
 		case st.exists && st.isDir:
 			if wasFile {
-				delete(ses.known, r)
+				ses.known.remove(r)
 				cands = append(cands, &candidate{rel: r, kind: "deleted"})
 			}
 			if wasDir && !p.ops.Has(shell.WatchRemove|shell.WatchRename|shell.WatchCreate) {
@@ -150,7 +150,7 @@ func (ses *watchSession) flush() {
 			if wasDir {
 				ses.dropTree(r, true)
 			}
-			ses.known[r] = true
+			ses.known.add(r)
 			delete(ses.ghosts, r)
 			kind := "created"
 			if before {
@@ -169,7 +169,7 @@ func (ses *watchSession) flush() {
 				ses.dropTree(r, true)
 				cands = append(cands, &candidate{rel: r, kind: "deleted", isDir: true})
 			case before:
-				delete(ses.known, r)
+				ses.known.remove(r)
 				cands = append(cands, &candidate{rel: r, kind: "deleted"})
 			default:
 				// Neither: a temp file that came and went inside the batch.

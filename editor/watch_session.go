@@ -34,7 +34,7 @@ type watchSession struct {
 	prio      map[string]bool // folders of buffers and expanded folders
 	dirs      map[string]bool // folders of the root seen by walks (not ignored)
 	unwatched map[string]bool // folders in dirs that the budget left out
-	known     map[string]bool // files known to exist
+	known     *fileSet        // files known to exist
 	// ghosts are names that were created and gone again when their batch
 	// was processed (temp files); the remove event may come in the next
 	// batch, and must not read as the delete of a file that existed.
@@ -92,7 +92,7 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 	ses := &watchSession{
 		s: s, ws: ws, own: own, root: root, w: w,
 		watched: map[string]bool{}, prio: map[string]bool{}, dirs: map[string]bool{},
-		unwatched: map[string]bool{}, known: map[string]bool{}, ghosts: map[string]time.Time{},
+		unwatched: map[string]bool{}, known: newFileSet(), ghosts: map[string]time.Time{},
 		buffers: map[string]bool{}, cache: map[string][]byte{}, recent: map[string]string{},
 		pend: map[string]*pending{}, waitingPaths: map[string]int{},
 	}

@@ -32,7 +32,7 @@ func (ses *watchSession) start() error {
 			ses.dirs[rel] = true
 			all = append(all, rel)
 		} else {
-			ses.known[rel] = true
+			ses.known.add(rel)
 		}
 	})
 	if err != nil {
@@ -52,11 +52,7 @@ func (ses *watchSession) start() error {
 	if len(ses.unwatched) > 0 {
 		// A tree too large to watch whole: files whose folder is not
 		// watched raise no event, so they need not be remembered.
-		for f := range ses.known {
-			if !ses.watched[parent(f)] {
-				delete(ses.known, f)
-			}
-		}
+		ses.known.keepDirs(func(d string) bool { return ses.watched[d] })
 	}
 	ses.reportCoverage()
 	ses.loadCache()
@@ -79,10 +75,10 @@ func (ses *watchSession) addTree(r string) []*candidate {
 			ses.coverDir(rel, len(ses.watched) < ses.limit)
 			return
 		}
-		if ses.known[rel] {
+		if ses.known.has(rel) {
 			return
 		}
-		ses.known[rel] = true
+		ses.known.add(rel)
 		c := &candidate{rel: rel, kind: "created"}
 		ses.read(c)
 		out = append(out, c)
@@ -112,28 +108,14 @@ func (ses *watchSession) dropTree(r string, self bool) {
 			delete(ses.unwatched, d)
 		}
 	}
-	for f := range ses.known {
-		if workspace.Within(f, r) {
-			delete(ses.known, f)
-		}
-	}
+	ses.known.dropUnder(r)
 }
 
 // moveTree follows a folder renamed inside the root: what was known under
 // from is now under to. The kernel keeps the watches, but under the old
 // names, so they are replaced.
 func (ses *watchSession) moveTree(from, to string) {
-	var files []string
-	for f := range ses.known {
-		if workspace.Within(f, from) {
-			files = append(files, f)
-		}
-	}
-	for _, f := range files {
-		delete(ses.known, f)
-		n, _ := workspace.Remap(f, from, to)
-		ses.known[n] = true
-	}
+	ses.known.move(from, to)
 	wasWatched := map[string]bool{}
 	for d := range ses.watched {
 		if workspace.Within(d, from) {
@@ -148,7 +130,7 @@ func (ses *watchSession) moveTree(from, to string) {
 			ses.coverDir(rel, wasWatched[old] || len(ses.watched) < ses.limit)
 			return
 		}
-		ses.known[rel] = true
+		ses.known.add(rel)
 	})
 }
 
@@ -212,15 +194,15 @@ func (ses *watchSession) rescan() {
 		}
 		ses.pend[r] = &pending{first: op, ops: op}
 	}
-	for f := range ses.known {
+	ses.known.each(func(f string) {
 		if !files[f] {
 			if _, err := ses.s.jail.Lstat(ses.abs(f)); err != nil {
 				mark(f, shell.WatchRemove)
 			}
 		}
-	}
+	})
 	for f := range files {
-		if !ses.known[f] {
+		if !ses.known.has(f) {
 			mark(f, shell.WatchCreate)
 		}
 	}
