@@ -172,9 +172,33 @@ func (s *Service) lockFile(ctx context.Context, l loc) (*fileLock, error) {
 // on its way to the disk (a shell.Pending, prepared before the locks for
 // a save of an existing file, else under them).
 type saving struct {
-	lk      *fileLock
-	pre     *shell.Pending
-	version string // Version of the content, when already known
+	lk       *fileLock
+	pre      *shell.Pending
+	finished chan struct{} // closed when pre's Finish, begun after the commit, is done
+	version  string        // Version of the content, when already known
+	guess    *guessedDiff  // the change event's diff, begun before the disk was read
+}
+
+// guessedDiff is a diff against the bytes this process last knew of the
+// file, computed while the new content is written and synced: when the
+// disk still holds them (the usual case: the file was opened or saved
+// here), the event's diff of a large file is ready when the rename is done
+// instead of beginning then.
+type guessedDiff struct {
+	before []byte
+	result diff.Result
+	ready  chan struct{} // closed once result is set (a retried write may read it again)
+}
+
+// finish begins the committed write's Finish (the folder's fsync) while
+// the save goes on with its record and event; done waits for it.
+func (sv *saving) finish() {
+	p := sv.pre
+	sv.pre, sv.finished = nil, make(chan struct{})
+	go func() {
+		defer close(sv.finished)
+		p.Finish()
+	}()
 }
 
 // done lets go of the locks, then completes the write (the folder's fsync,
@@ -188,6 +212,9 @@ func (sv *saving) done() {
 	if sv.pre != nil {
 		sv.pre.Finish()
 		sv.pre = nil
+	}
+	if sv.finished != nil {
+		<-sv.finished
 	}
 }
 
@@ -221,6 +248,14 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	hashed := make(chan string, 1)
 	if len(content) >= memoMin {
 		go func() { hashed <- Version(content) }()
+		if before, ok := s.versions.known(l.abs); ok {
+			g := &guessedDiff{before: before, ready: make(chan struct{})}
+			sv.guess = g
+			go func() {
+				g.result = s.changeDiff(l, "modified", before, content)
+				close(g.ready)
+			}()
+		}
 	} else {
 		hashed <- Version(content)
 	}
@@ -404,7 +439,15 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 	var diffed chan workspace.Event
 	if ev == nil {
 		diffed = make(chan workspace.Event, 1)
-		go func() { diffed <- s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version) }()
+		g := sv.guess
+		go func() {
+			if g != nil && !create && bytes.Equal(g.before, cur.data) {
+				<-g.ready
+				diffed <- s.changeEventOf(root, l, cause, kind, cur.data, content, g.result, resp.Version)
+				return
+			}
+			diffed <- s.changeEvent(root, l, cause, kind, cur.data, content, resp.Version)
+		}()
 	}
 	info, err := sv.pre.Commit(func() error {
 		if slippedInHook != nil {
@@ -433,20 +476,22 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 		return nil, err
 	}
 	sv.lk.releaseFolder()
+	sv.finish()
 	s.versions.put(l.abs, content, resp.Version)
 	resp.Mtime = info.ModTime
+	// The content is on disk now: a record that cannot be updated (a stuck
+	// lock, a broken state dir) is reported, but must not turn a save that
+	// happened into an error, or the caller would lose the new version and
+	// believe nothing was written. It is written while the event's diff is
+	// still being computed.
+	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
+		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
+	}
 	if ev == nil {
 		e := <-diffed
 		ev = &e
 	}
 	resp.Added, resp.Removed = ev.Added, ev.Removed
-	// The content is on disk now: a record that cannot be updated (a stuck
-	// lock, a broken state dir) is reported, but must not turn a save that
-	// happened into an error, or the caller would lose the new version and
-	// believe nothing was written.
-	if err := s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: resp.Mtime, Language: Language(l.stored)}); err != nil {
-		s.warn(fmt.Sprintf("%s was saved, but its buffer could not be recorded: %v", display(l.stored), err))
-	}
 	s.emit(ctx, *ev)
 	return resp, nil
 }

@@ -48,6 +48,15 @@ func (m *versionMemo) of(key string, data []byte) string {
 	return v
 }
 
+// known returns the last content of the file key this process read or
+// wrote, when it is remembered.
+func (m *versionMemo) known(key string) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[key]
+	return e.data, ok
+}
+
 // put records that data, the content of the file key, has version v.
 func (m *versionMemo) put(key string, data []byte, v string) {
 	if len(data) < memoMin || len(data) > memoMax/4 {
