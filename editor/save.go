@@ -177,6 +177,27 @@ type saving struct {
 	finished chan struct{} // closed when pre's Finish, begun after the commit, is done
 	version  string        // Version of the content, when already known
 	guess    *guessedDiff  // the change event's diff, begun before the disk was read
+	early    chan diskRead // the disk as read before the locks, for the first check
+}
+
+// diskRead is a readDisk's result.
+type diskRead struct {
+	d   disk
+	err error
+}
+
+// disk is what the save's check goes by: for a large file, the first time,
+// what was read while the content was being written beside it (early; a
+// writer that lands after that read fails the re-check before the rename,
+// and the save is checked again under the locks); otherwise the disk now.
+func (sv *saving) disk(s *Service, l loc) (d disk, early bool, err error) {
+	if sv.early != nil {
+		r := <-sv.early
+		sv.early = nil
+		return r.d, true, r.err
+	}
+	d, err = s.readDisk(l)
+	return d, false, err
 }
 
 // guessedDiff is a diff against the bytes this process last knew of the
@@ -248,6 +269,11 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	hashed := make(chan string, 1)
 	if len(content) >= memoMin {
 		go func() { hashed <- Version(content) }()
+		sv.early = make(chan diskRead, 1)
+		go func() {
+			d, err := s.readDisk(l)
+			sv.early <- diskRead{d, err}
+		}()
 		if before, ok := s.versions.known(l.abs); ok {
 			g := &guessedDiff{before: before, ready: make(chan struct{})}
 			sv.guess = g
@@ -272,6 +298,10 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	}
 	sv.lk = lk
 
+	retries := 3
+	if sv.early != nil {
+		retries++ // the first check, on the early read, is not one under the locks
+	}
 	for attempt := 0; ; attempt++ {
 		resp, err := s.saveLocked(ctx, sv, root, l, content, req)
 		if resp != nil {
@@ -280,7 +310,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 		if !errors.Is(err, errSlippedIn) {
 			return resp, err
 		}
-		if attempt < 3 {
+		if attempt < retries {
 			continue // re-evaluate against what is on disk now: that yields the conflict
 		}
 		// Other writers keep landing between our check and our rename (a
@@ -341,7 +371,12 @@ func (s *Service) readDiskBytes(l loc) (disk, error) {
 }
 
 func (s *Service) saveLocked(ctx context.Context, sv *saving, root string, l loc, content []byte, req *SaveRequest) (*SaveResponse, error) {
-	cur, err := s.readDisk(l)
+	cur, early, err := sv.disk(s, l)
+	if early && (err != nil || !cur.exists || !isText(cur.data) || !guardPasses(req, cur)) {
+		// Anything but a plain overwrite is decided on the disk as it is
+		// under the locks (a conflict names the version there).
+		return nil, errSlippedIn
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -355,19 +390,23 @@ func (s *Service) saveLocked(ctx context.Context, sv *saving, root string, l loc
 	if !isText(cur.data) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary on disk (NUL byte or invalid UTF-8); editor::save will not overwrite it", display(l.stored))
 	}
-	var ok bool
-	switch {
-	case req.ExpectedVersion != nil:
-		ok = *req.ExpectedVersion != "" && *req.ExpectedVersion == cur.version
-	case req.ExpectedMtime != nil:
-		ok = *req.ExpectedMtime == cur.mtime
-	default:
-		ok = req.Force
-	}
-	if !ok {
+	if !guardPasses(req, cur) {
 		return s.conflict(l, cur, content), nil
 	}
 	return s.write(ctx, sv, root, l, cur, content, false)
+}
+
+// guardPasses reports whether req may replace cur: its expected version
+// or mtime is cur's, or it is forced.
+func guardPasses(req *SaveRequest, cur disk) bool {
+	switch {
+	case req.ExpectedVersion != nil:
+		return *req.ExpectedVersion != "" && *req.ExpectedVersion == cur.version
+	case req.ExpectedMtime != nil:
+		return *req.ExpectedMtime == cur.mtime
+	default:
+		return req.Force
+	}
 }
 
 func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {

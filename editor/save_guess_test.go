@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A large save's event diff is begun against the bytes this process last
@@ -70,5 +71,45 @@ func TestSaveEventAfterOutsideChange(t *testing.T) {
 	resp, err = e.s.Save(ctx, &SaveRequest{Path: "big.txt", Content: d, ExpectedVersion: &resp.Version})
 	if err != nil || !resp.Saved || resp.Added != 1 || resp.Removed != 1 {
 		t.Fatalf("second save: %+v %v", resp, err)
+	}
+}
+
+// A large save checks the disk as read while its content was being written
+// beside the file; a change landing after that read is caught before the
+// rename and the save is decided again under the locks: a conflict names
+// the version on disk then, and a guard written for that version passes.
+func TestSaveLargeChangedAfterEarlyRead(t *testing.T) {
+	e := tcNew(t)
+	ctx := context.Background()
+	big := func(tag string) string { return strings.Repeat(tag+" a line of a large file\n", 4000) }
+	a, b := big("a"), big("b")
+	abs := filepath.Join(e.root, "big.txt")
+	for _, tc := range []struct {
+		expected string
+		saved    bool
+	}{{Version([]byte(a)), false}, {Version([]byte(b)), true}} {
+		if err := os.WriteFile(abs, []byte(a), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		preparedHook = func() {
+			time.Sleep(20 * time.Millisecond) // the early read is done
+			if err := os.WriteFile(abs, []byte(b), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		resp, err := e.s.Save(ctx, &SaveRequest{Path: "big.txt", Content: big("c"), ExpectedVersion: &tc.expected})
+		preparedHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(abs)
+		switch {
+		case resp.Saved != tc.saved:
+			t.Fatalf("expected %s: saved %v, want %v", tc.expected, resp.Saved, tc.saved)
+		case !tc.saved && (resp.DiskVersion == nil || *resp.DiskVersion != Version([]byte(b)) || string(got) != b):
+			t.Fatalf("conflict names %v, want the version written after the early read", resp.DiskVersion)
+		case tc.saved && string(got) != big("c"):
+			t.Fatal("the save did not land")
+		}
 	}
 }

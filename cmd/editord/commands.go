@@ -80,6 +80,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 	defer func() { stop(); <-watching }()
 	if *httpAddr == "" {
+		growPipes(stdin, stdout)
 		if err := protocol.ServeStdio(ctx, srv, stdin, stdout); err != nil && ctx.Err() == nil {
 			return fail(stderr, err)
 		}
