@@ -77,13 +77,11 @@ func (s *indexStream) skipBody(n int) bool {
 	return true
 }
 
-// ReadIndex decodes an index file (versions 2 to 4) from r, verifying its
-// checksum; size is the file's size as last seen, used only to size the
-// entries (a file that turns out longer or shorter is read as it is). The
-// paths of all entries share one allocation. For readers outside this
-// package that want its entries (editor::find's candidates are the tracked
-// files); the result is the caller's.
-func ReadIndex(r io.Reader, size int64) (*Index, error) {
+// readIndexFile decodes an index file (versions 2 to 4) from r, verifying
+// its checksum; size is the file's size as last seen, used only to size
+// the entries (a file that turns out longer or shorter is read as it is).
+// The paths of all entries share one allocation.
+func readIndexFile(r io.Reader, size int64) (*Index, error) {
 	s := &indexStream{r: r, buf: make([]byte, min(int64(indexWindow), max(size, 64))), h: sha1.New()}
 	idx, err := decodeIndex(s, size)
 	if s.err != nil {

@@ -68,7 +68,7 @@ func TestReadIndexAgreesWithGoGit(t *testing.T) {
 		for _, w := range []int{1, 7, 64, 100, 4096, 256 << 10} {
 			indexWindow = w
 			for _, size := range []int64{int64(len(data)), 0, 3 * int64(len(data)), 1 << 40} { // a stale size only sizes allocations
-				got, err := ReadIndex(bytes.NewReader(data), size)
+				got, err := readIndexFile(bytes.NewReader(data), size)
 				if err != nil {
 					t.Fatalf("v%d window %d size %d: %v", version, w, size, err)
 				}
@@ -84,14 +84,14 @@ func TestReadIndexAgreesWithGoGit(t *testing.T) {
 		// Every cut and every flipped byte is an error, never a panic or a
 		// different index.
 		for n := range len(data) {
-			if _, err := ReadIndex(bytes.NewReader(data[:n]), int64(len(data))); err == nil {
+			if _, err := readIndexFile(bytes.NewReader(data[:n]), int64(len(data))); err == nil {
 				t.Fatalf("v%d cut at %d of %d: no error", version, n, len(data))
 			}
 		}
 		for i := range data {
 			bad := bytes.Clone(data)
 			bad[i] ^= 0x20
-			if _, err := ReadIndex(bytes.NewReader(bad), int64(len(bad))); err == nil {
+			if _, err := readIndexFile(bytes.NewReader(bad), int64(len(bad))); err == nil {
 				t.Fatalf("v%d byte %d flipped: no error", version, i)
 			} else if i >= 12 && !strings.Contains(err.Error(), "checksum mismatch") {
 				t.Fatalf("v%d byte %d flipped: %v, want the checksum named", version, i, err)
@@ -171,12 +171,12 @@ func TestOffsetVarint(t *testing.T) {
 func TestWriteIndexV4LongStrip(t *testing.T) {
 	needGit(t)
 	data := indexFixture(t, 4, false)
-	idx, err := ReadIndex(bytes.NewReader(data), int64(len(data)))
+	idx, err := readIndexFile(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := idx.encode(0, 0, nil)
-	back, err := ReadIndex(bytes.NewReader(out), int64(len(out)))
+	back, err := readIndexFile(bytes.NewReader(out), int64(len(out)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"io"
 	"path"
 	"sort"
 	"strings"
@@ -109,23 +108,13 @@ const racyWindow = 2 * time.Second
 // root, root-relative, in byte order, without deny-glob matches,
 // submodules or sparse folders. The index is read whatever its size: it is
 // git's own data, not a user file under max_read_bytes (a 240,000-file
-// repository has a 30 MB index). It is streamed through gitops' decoder
-// (one pass, one string for every path, crypto/sha1 for the checksum): go-git's decoder, which reads each field through
-// encoding/binary's reflection and hashes with sha1cd, took a third of a
-// first editor::find at 240,000 files.
+// repository has a 30 MB index). It is gitops' parse, shared with
+// git::status and the other git functions (one copy of every name);
+// go-git's decoder, which reads each field through encoding/binary's
+// reflection and hashes with sha1cd, took a third of a first editor::find
+// at 240,000 files.
 func indexPaths(j *shell.Jail, r *repo, root string) ([]string, error) {
-	h, err := j.OpenAt(r.gitDir + "/index")
-	if err != nil {
-		if shell.CodeOf(err) == shell.CodeNotFound {
-			return []string{}, nil // a fresh repository: nothing tracked yet
-		}
-		return nil, err
-	}
-	defer h.Close()
-	// Read at the size it had when opened; a file replaced meanwhile is
-	// another inode (git renames a new index over the old), and one cut
-	// short fails the checksum.
-	idx, err := gitops.ReadIndex(io.NewSectionReader(h, 0, h.Info.Size), h.Info.Size)
+	idx, err := gitops.SharedIndex(j, r.top)
 	if err != nil {
 		return nil, err
 	}

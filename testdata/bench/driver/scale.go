@@ -62,6 +62,40 @@ func benchScale(r *report) {
 			benchHTTP(r, n)
 		}
 	}
+	if want("peak") {
+		benchPeak(r)
+	}
+}
+
+// benchPeak: a server's peak memory (VmHWM) over an agent's first calls on
+// the corpus, from a fresh start with nothing warmed: two finds, three
+// searches (a rare word, a common one capped, a regexp), git::status and
+// the tree, then until the server is idle again (the watcher's walk).
+// The goal is 200 MB at 240,000 files (the five-copy corpus).
+func benchPeak(r *report) {
+	s := startRaw(*binPath, "serve", "--root", *corpus, "--state-dir", newStateDir())
+	defer s.close()
+	calls := []struct {
+		name string
+		args map[string]any
+	}{
+		{"editor_find", map[string]any{"query": "runtime.go"}},
+		{"editor_search", map[string]any{"pattern": "NewServeMux"}},
+		{"editor_search", map[string]any{"pattern": "err", "literal": true}},
+		{"editor_search", map[string]any{"pattern": `func \w+\(ctx`}},
+		{"editor_git_status", map[string]any{}},
+		{"editor_find", map[string]any{"query": "kubelet_pods"}},
+		{"editor_tree", map[string]any{}},
+	}
+	for _, c := range calls {
+		s.tool(c.name, c.args)
+	}
+	(&server{cmd: s.cmd}).settle()
+	_, hwm := procStatus(s.cmd.Process.Pid) // MiB
+	mb := hwm * (1 << 20) / 1e6
+	files := run(*corpus, "git", "ls-files").out
+	r.add(fmt.Sprintf("peak memory (VmHWM) over find, searches, status and tree from a fresh start, %d tracked files", bytes.Count(files, []byte{'\n'})),
+		fmt.Sprintf("%.0f MB (%.0f MiB)", mb, hwm), "", "", "≤ 200 MB at 240k files", verdict(mb, 200))
 }
 
 // writeConfig writes a config file setting [limits] keys.
