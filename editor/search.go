@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"unsafe"
 
 	"github.com/editord/editord/search"
 )
@@ -112,9 +113,11 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 		out.Skipped[i] = SearchSkip(k)
 	}
 	for i, f := range res.Files {
-		hits := make([]SearchHit, len(f.Hits))
-		for k, h := range f.Hits {
-			hits[k] = SearchHit(h)
+		// SearchHit is search.Hit with the wire's tags: the engine's hits
+		// are taken as they are (20,000 of them in a capped search).
+		hits := unsafe.Slice((*SearchHit)(unsafe.SliceData(f.Hits)), len(f.Hits))
+		if hits == nil {
+			hits = []SearchHit{}
 		}
 		out.Files[i] = SearchFile{Path: f.Path, Hits: hits}
 		switch req.Output {

@@ -367,6 +367,13 @@ func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolRe
 		b.WriteString("}\n")
 		return nil
 	}
+	// Sized once: a capped search's structured content is megabytes, and
+	// growing to it copied it over and over.
+	n := len(sc) + 128
+	for _, t := range texts {
+		n += len(t) + len(t)/8 + 32
+	}
+	b.Grow(n)
 	b.WriteString(`{"content":[`)
 	for i, t := range texts {
 		if i > 0 {
@@ -388,6 +395,22 @@ func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolRe
 	return nil
 }
 
+// plainJSON8 reports whether the first 8 bytes of s are written as they
+// are: ASCII, no control character, quote or backslash. Eight at a time,
+// by the "has a byte less than n" and "has a zero byte" word tricks: a
+// capped search writes two megabytes of lines.
+func plainJSON8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	ctl := (x - 0x20*ones) &^ x
+	q := x ^ '"'*ones
+	q = (q - ones) &^ q
+	bs := x ^ '\\'*ones
+	bs = (bs - ones) &^ bs
+	return (x|ctl|q|bs)&highs == 0
+}
+
 // writeJSONString writes s as a JSON string, as encoding/json would
 // without HTML escaping (invalid UTF-8 becomes U+FFFD).
 func writeJSONString(b *bytes.Buffer, s string) {
@@ -401,6 +424,10 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plainJSON8(s[i:]) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

@@ -160,7 +160,7 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 			}
 			defer rd.Close()
 			sc := scanner{m: m}
-			var big []byte // one piece of a file too large to read whole
+			var big, big2 []byte // a piece of a file too large to read whole (two: its halves)
 			for !stopped.Load() {
 				select {
 				case tokens <- struct{}{}:
@@ -211,10 +211,10 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 							}
 							continue
 						}
-						hits, r.skips[i-lo] = sc.scanStream(h, int(min(limit, want)), &big)
+						hits, r.skips[i-lo] = sc.scanStreamHalves(h, h.Info.Size, int(min(limit, want)), &big, &big2)
 						h.Close()
 					default:
-						hits = sc.scan(data, int(min(limit, want)), nil)
+						hits = sc.scanHalves(data, int(min(limit, want)))
 					}
 					if len(hits) > 0 {
 						r.hits[i-lo] = hits

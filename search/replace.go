@@ -54,7 +54,7 @@ func (m *Matcher) Replace(data, with []byte, expand bool) ([]byte, int, error) {
 		default:
 			var ranges [][2]int
 			if useLit {
-				ranges = litRanges(m.lit, m.word, line)
+				ranges = litRanges(m.lit, m.word, line, 0)
 			} else {
 				ranges = reRanges(m, line)
 			}

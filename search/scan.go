@@ -90,7 +90,8 @@ func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
 		line := data[ls:le]
 		var ranges [][2]int
 		if useLit {
-			ranges = litRanges(m.lit, m.word, line)
+			// The scan found no occurrence between pos and i.
+			ranges = litRanges(m.lit, m.word, line, i-ls)
 		} else {
 			ranges = reRanges(m, line)
 		}
@@ -114,15 +115,21 @@ func containsAny(data []byte, needles [][]byte) bool {
 }
 
 // litRanges lists the non-overlapping occurrences of the literal in line
-// (with whole_word, those with a \b at both ends), leftmost first, exactly
-// as the regexp \b(?:literal)\b would.
-func litRanges(f *litFinder, word bool, line []byte) [][2]int {
+// at or after from (none starts before it), with whole_word those with a
+// \b at both ends, leftmost first, exactly as the regexp \b(?:literal)\b
+// would. A line is short: an exact needle is found by bytes.Index, which
+// beats the rare-byte cursor built for whole files.
+func litRanges(f *litFinder, word bool, line []byte, from int) [][2]int {
 	var out [][2]int
 	n := len(f.needle)
 	c := f.cursor()
-	from := 0
 	for from+n <= len(line) {
-		i := c.index(line, from)
+		i := -1
+		if f.fold {
+			i = c.index(line, from)
+		} else if k := bytes.Index(line[from:], f.needle); k >= 0 {
+			i = from + k
+		}
 		if i < 0 {
 			break
 		}

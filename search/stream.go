@@ -29,7 +29,7 @@ const (
 // file was not searched to its end: binary content (a NUL byte; hits
 // before it are kept, as ripgrep does), a line too long to hold, or a read
 // error.
-func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, why string) {
+func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, lines int, why string) {
 	if cap(*buf) == 0 {
 		*buf = make([]byte, streamChunk)
 	}
@@ -41,18 +41,18 @@ func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, 
 		off += int64(n)
 		eof := err != nil || n == 0
 		if err != nil && err != io.EOF {
-			return hits, SkipUnreadable + ": " + err.Error()
+			return hits, line - 1, SkipUnreadable + ": " + err.Error()
 		}
 		data := b[:carry+n]
 		if bytes.IndexByte(data[carry:], 0) >= 0 {
-			return hits, SkipBinary
+			return hits, line - 1, SkipBinary
 		}
 		part := data
 		if !eof {
 			nl := bytes.LastIndexByte(data, '\n')
 			if nl < 0 {
 				if len(b) >= streamMaxLine {
-					return hits, SkipLongLine
+					return hits, line - 1, SkipLongLine
 				}
 				nb := make([]byte, min(2*len(b), streamMaxLine))
 				copy(nb, data)
@@ -62,15 +62,16 @@ func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, 
 			}
 			part = data[:nl+1]
 		}
-		for _, h := range sc.scan(part, max-len(hits), nil) {
-			h.Line += line - 1
-			hits = append(hits, h)
+		n0 := len(hits)
+		hits = sc.scan(part, max, hits)
+		for i := n0; i < len(hits); i++ {
+			hits[i].Line += line - 1
 		}
+		line += bytes.Count(part, []byte{'\n'})
 		if eof {
 			break
 		}
-		line += bytes.Count(part, []byte{'\n'})
 		carry = copy(b, data[len(part):])
 	}
-	return hits, ""
+	return hits, line - 1, ""
 }

@@ -38,13 +38,13 @@ func TestScanStreamMatchesScan(t *testing.T) {
 		for _, piece := range []int{64, 1000, 4096, 1 << 20} {
 			sc := scanner{m: m}
 			buf := make([]byte, piece)
-			got, why := sc.scanStream(bytes.NewReader(data), 1<<30, &buf)
+			got, _, why := sc.scanStream(bytes.NewReader(data), 1<<30, &buf)
 			if why != "" || !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s in pieces of %d: %d hits (%s), want %d", pat, piece, len(got), why, len(want))
 			}
 			// And with a limit.
 			buf = make([]byte, piece)
-			if got, _ := sc.scanStream(bytes.NewReader(data), 7, &buf); !reflect.DeepEqual(got, want[:min(7, len(want))]) {
+			if got, _, _ := sc.scanStream(bytes.NewReader(data), 7, &buf); !reflect.DeepEqual(got, want[:min(7, len(want))]) {
 				t.Fatalf("%s in pieces of %d, limit 7: %v", pat, piece, got)
 			}
 		}
@@ -58,13 +58,13 @@ func TestScanStreamStops(t *testing.T) {
 	data := []byte(strings.Repeat("needle\n", 100) + "\x00" + strings.Repeat("needle\n", 100))
 	sc := scanner{m: m}
 	buf := make([]byte, 128)
-	hits, why := sc.scanStream(bytes.NewReader(data), 1000, &buf)
+	hits, _, why := sc.scanStream(bytes.NewReader(data), 1000, &buf)
 	if why != SkipBinary || len(hits) < 1 || len(hits) > 100 {
 		t.Fatalf("binary part: %d hits, %q", len(hits), why)
 	}
 	long := bytes.Repeat([]byte("a"), streamMaxLine+10)
 	buf = nil
-	if _, why := sc.scanStream(bytes.NewReader(long), 10, &buf); why != SkipLongLine || cap(buf) > streamMaxLine {
+	if _, _, why := sc.scanStream(bytes.NewReader(long), 10, &buf); why != SkipLongLine || cap(buf) > streamMaxLine {
 		t.Fatalf("a line over the limit: %q, buffer %d", why, cap(buf))
 	}
 }
