@@ -105,3 +105,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// writePieces writes one message given in pieces, whole with respect to
+// the other writes.
+func (l *lockedWriter) writePieces(msg [][]byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range msg {
+		if _, err := l.w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}

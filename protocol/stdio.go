@@ -218,12 +218,12 @@ func (f *fastPath) serve(line []byte) bool {
 			f.w.writeJSON(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
 			return
 		}
-		var b bytes.Buffer
-		if err := encodeToolResponse(&b, c.ID, res); err != nil {
+		msg, err := encodeToolResponse(c.ID, res)
+		if err != nil {
 			f.w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(c.ID), "error": map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}})
 			return
 		}
-		f.w.Write(b.Bytes())
+		f.w.writePieces(msg)
 	})
 	return true
 }
@@ -339,11 +339,13 @@ func plainID(id json.RawMessage) bool {
 	return false
 }
 
-// encodeToolResponse writes the JSON-RPC response carrying res, and a
-// newline. The common result (text blocks and structured content) is
-// written directly, each text escaped once; anything else goes through
-// mcp-go's own encoding.
-func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolResult) error {
+// encodeToolResponse renders the JSON-RPC response carrying res, and a
+// newline, as pieces to write in order. The common result (text blocks and
+// structured content) is written directly, each text escaped once, and
+// the structured content (a capped search's is megabytes) is a piece of
+// its own, not copied; anything else goes through mcp-go's own encoding.
+func encodeToolResponse(id json.RawMessage, res *mcp.CallToolResult) ([][]byte, error) {
+	b := &bytes.Buffer{}
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(bytes.TrimSpace(id))
 	b.WriteString(`,"result":`)
@@ -361,15 +363,13 @@ func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolRe
 	if !plain || (res.StructuredContent != nil && !isRaw) {
 		out, err := json.Marshal(res)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		b.Write(out)
 		b.WriteString("}\n")
-		return nil
+		return [][]byte{b.Bytes()}, nil
 	}
-	// Sized once: a capped search's structured content is megabytes, and
-	// growing to it copied it over and over.
-	n := len(sc) + 128
+	n := 128
 	for _, t := range texts {
 		n += len(t) + len(t)/8 + 32
 	}
@@ -384,15 +384,20 @@ func encodeToolResponse(b *bytes.Buffer, id json.RawMessage, res *mcp.CallToolRe
 		b.WriteByte('}')
 	}
 	b.WriteByte(']')
-	if len(sc) > 0 {
-		b.WriteString(`,"structuredContent":`)
-		b.Write(sc) // our own json.Marshal output: valid, compact
+	if len(sc) == 0 {
+		if res.IsError {
+			b.WriteString(`,"isError":true`)
+		}
+		b.WriteString("}}\n")
+		return [][]byte{b.Bytes()}, nil
 	}
+	b.WriteString(`,"structuredContent":`)
+	tail := "}}\n"
 	if res.IsError {
-		b.WriteString(`,"isError":true`)
+		tail = `,"isError":true}}` + "\n"
 	}
-	b.WriteString("}}\n")
-	return nil
+	// sc is our own json.Marshal output: valid, compact.
+	return [][]byte{b.Bytes(), sc, []byte(tail)}, nil
 }
 
 // plainJSON8 reports whether the first 8 bytes of s are written as they

@@ -42,10 +42,11 @@ func TestEncodeToolResponse(t *testing.T) {
 		ErrorResult(io.EOF),
 		{Content: []mcp.Content{mcp.NewImageContent("AAAA", "image/png")}},
 	} {
-		var b bytes.Buffer
-		if err := encodeToolResponse(&b, json.RawMessage(` 7`), res); err != nil {
+		msg, err := encodeToolResponse(json.RawMessage(` 7`), res)
+		if err != nil {
 			t.Fatal(err)
 		}
+		b := bytes.NewBuffer(bytes.Join(msg, nil))
 		if !bytes.HasSuffix(b.Bytes(), []byte("}\n")) {
 			t.Fatalf("no newline: %s", b.Bytes())
 		}

@@ -46,7 +46,7 @@ func reference(re *regexp.Regexp, data []byte, max int) []Hit {
 		for k, l := range locs {
 			ranges[k] = [2]int{l[0], l[1]}
 		}
-		out = append(out, makeHit(i+1, line, ranges))
+		out = append(out, makeHit(i+1, line, ranges, nil))
 		if len(out) == max {
 			break
 		}

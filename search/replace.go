@@ -54,9 +54,9 @@ func (m *Matcher) Replace(data, with []byte, expand bool) ([]byte, int, error) {
 		default:
 			var ranges [][2]int
 			if useLit {
-				ranges = litRanges(m.lit, m.word, line, 0)
+				ranges = litRanges(nil, m.lit, m.word, line, 0)
 			} else {
-				ranges = reRanges(m, line)
+				ranges = reRanges(nil, m, line)
 			}
 			for _, r := range ranges {
 				out = append(out, line[last:r[0]]...)

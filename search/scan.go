@@ -25,8 +25,10 @@ func (m *Matcher) Scan(data []byte, max int) []Hit {
 
 // scanner is one worker's scratch space for a Matcher.
 type scanner struct {
-	m   *Matcher
-	cur []litCursor
+	m      *Matcher
+	cur    []litCursor
+	ranges [][2]int // a line's matches, before makeHit copies them to the arena
+	arena  hitArena
 }
 
 // scan appends to out the matching lines of data, stopping at max hits.
@@ -88,17 +90,16 @@ func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
 			le = i + j
 		}
 		line := data[ls:le]
-		var ranges [][2]int
 		if useLit {
 			// The scan found no occurrence between pos and i.
-			ranges = litRanges(m.lit, m.word, line, i-ls)
+			sc.ranges = litRanges(sc.ranges[:0], m.lit, m.word, line, i-ls)
 		} else {
-			ranges = reRanges(m, line)
+			sc.ranges = reRanges(sc.ranges[:0], m, line)
 		}
-		if len(ranges) > 0 {
+		if len(sc.ranges) > 0 {
 			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
 			counted = ls
-			out = append(out, makeHit(lineNo, line, ranges))
+			out = append(out, makeHit(lineNo, line, sc.ranges, &sc.arena))
 		}
 		pos = le + 1
 	}
@@ -114,13 +115,12 @@ func containsAny(data []byte, needles [][]byte) bool {
 	return false
 }
 
-// litRanges lists the non-overlapping occurrences of the literal in line
+// litRanges appends to out the non-overlapping occurrences of the literal in line
 // at or after from (none starts before it), with whole_word those with a
 // \b at both ends, leftmost first, exactly as the regexp \b(?:literal)\b
 // would. A line is short: an exact needle is found by bytes.Index, which
 // beats the rare-byte cursor built for whole files.
-func litRanges(f *litFinder, word bool, line []byte, from int) [][2]int {
-	var out [][2]int
+func litRanges(out [][2]int, f *litFinder, word bool, line []byte, from int) [][2]int {
 	n := len(f.needle)
 	c := f.cursor()
 	for from+n <= len(line) {
@@ -143,20 +143,16 @@ func litRanges(f *litFinder, word bool, line []byte, from int) [][2]int {
 	return out
 }
 
-func reRanges(m *Matcher, line []byte) [][2]int {
-	locs := m.re.FindAllIndex(line, -1)
-	if len(locs) == 0 {
-		return nil
-	}
-	out := make([][2]int, len(locs))
-	for k, l := range locs {
-		out[k] = [2]int{l[0], l[1]}
+func reRanges(out [][2]int, m *Matcher, line []byte) [][2]int {
+	for _, l := range m.re.FindAllIndex(line, -1) {
+		out = append(out, [2]int{l[0], l[1]})
 	}
 	return out
 }
 
-// makeHit builds a hit from a whole line (without "\n") and its matches.
-func makeHit(lineNo int, line []byte, ranges [][2]int) Hit {
+// makeHit builds a hit from a whole line (without "\n") and its matches,
+// its text and ranges copied into a when a is not nil.
+func makeHit(lineNo int, line []byte, ranges [][2]int, a *hitArena) Hit {
 	col := ranges[0][0] + 1
 	text := line
 	if n := len(text); n > 0 && text[n-1] == '\r' {
@@ -178,9 +174,9 @@ func makeHit(lineNo int, line []byte, ranges [][2]int) Hit {
 		kept = [][2]int{}
 	}
 	if !utf8.Valid(text) {
-		return Hit{Line: lineNo, Column: col, Text: validText(text, kept), Ranges: kept}
+		return Hit{Line: lineNo, Column: col, Text: validText(text, kept), Ranges: a.rng(kept)}
 	}
-	return Hit{Line: lineNo, Column: col, Text: string(text), Ranges: kept}
+	return Hit{Line: lineNo, Column: col, Text: a.str(text), Ranges: a.rng(kept)}
 }
 
 // validText replaces each byte that is not UTF-8 with U+FFFD, as JSON
