@@ -138,6 +138,31 @@ type rootState struct {
 	idxGen   uint64
 
 	cand *candidates
+
+	// The tree's files but its symbolic links (what a search with no glob
+	// reads), for the tree and generation they were taken from.
+	plain     []shell.TreeFile
+	plainTree *shell.FileTree
+	plainGen  uint64
+}
+
+// plainFiles is the tree's list without its symbolic links, kept while the
+// tree is the same: at 56,000 files the copy was as costly as a search
+// capped at its first hundred hits. Call with s.mu held.
+func (s *rootState) plainFiles(t *shell.FileTree) []shell.TreeFile {
+	gen := t.Gen()
+	if s.plainTree == t && s.plainGen == gen && s.plain != nil {
+		return s.plain
+	}
+	all := t.Files()
+	files := make([]shell.TreeFile, 0, len(all))
+	for _, f := range all {
+		if !f.Symlink {
+			files = append(files, f)
+		}
+	}
+	s.plain, s.plainTree, s.plainGen = files, t, gen
+	return files
 }
 
 // parentState is one ignore file above the root, as last read.

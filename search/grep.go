@@ -82,16 +82,22 @@ func (e *Engine) Search(ctx context.Context, root string, opt SearchOptions) (*S
 	s := e.state(root)
 	s.mu.Lock()
 	f, err := s.refresh(findRepo(s.j, root), true, false)
+	var files []shell.TreeFile
+	if err == nil {
+		files = s.plainFiles(f.tree)
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	all := f.tree.Files()
-	files := make([]shell.TreeFile, 0, len(all))
-	for _, t := range all {
-		if !t.Symlink && gf.match(t.Rel) {
-			files = append(files, t)
+	if gf.include != nil || gf.exclude != nil {
+		kept := make([]shell.TreeFile, 0, len(files))
+		for _, t := range files {
+			if gf.match(t.Rel) {
+				kept = append(kept, t)
+			}
 		}
+		files = kept
 	}
 	return grep(ctx, f.tree, files, m, opt.MaxMatches, opt.MaxFileBytes, opt.PerFile)
 }
@@ -161,6 +167,7 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 			defer rd.Close()
 			sc := scanner{m: m}
 			var big, big2 []byte // a piece of a file too large to read whole (two: its halves)
+			defer func() { putChunk(big); putChunk(big2) }()
 			for !stopped.Load() {
 				select {
 				case tokens <- struct{}{}:

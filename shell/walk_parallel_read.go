@@ -7,6 +7,7 @@ package shell
 import (
 	"bytes"
 	"strings"
+	"sync"
 )
 
 // TreeSkip says why TreeReader.Read returned no content.
@@ -49,16 +50,29 @@ func (t *FileTree) NewReader() (*TreeReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TreeReader{j: t.j, abs: t.abs, jrel: relOrEmpty(tg.rel), base: base}, nil
+	rd := &TreeReader{j: t.j, abs: t.abs, jrel: relOrEmpty(tg.rel), base: base}
+	if b, ok := readBufs.Get().(*[]byte); ok {
+		rd.buf = *b
+	}
+	return rd, nil
 }
 
-// Close releases the open folders.
+// readBufs keeps readers' buffers from one search to the next (each grows
+// to the largest file it read; one of a few megabytes is let go).
+var readBufs sync.Pool
+
+// Close releases the open folders, and the buffer: what Read returned is
+// not to be used after Close.
 func (r *TreeReader) Close() {
 	for _, d := range r.stack {
 		d.fd.close()
 	}
 	r.stack, r.cur = nil, ""
 	r.base.close()
+	if b := r.buf; b != nil && cap(b) <= 1<<20 {
+		r.buf = nil
+		readBufs.Put(&b)
+	}
 }
 
 // Read returns the content of rel (relative to the tree's base) in a buffer
