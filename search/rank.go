@@ -73,19 +73,34 @@ func Rank(query string, paths []string, limit int) []Match {
 type Candidates struct {
 	paths []string
 	lower []string // ASCII-lowercased path; "" when the path is not ASCII (or holds a NUL)
+	bytes []uint64 // byteSet of lower
 	base  []int32  // offset of the basename
 }
 
 // Prepare readies paths (not copied; do not modify them) for Rank.
 func Prepare(paths []string) *Candidates {
-	c := &Candidates{paths: paths, lower: make([]string, len(paths)), base: make([]int32, len(paths))}
+	c := &Candidates{paths: paths, lower: make([]string, len(paths)), bytes: make([]uint64, len(paths)), base: make([]int32, len(paths))}
 	for i, p := range paths {
 		c.base[i] = int32(strings.LastIndexByte(p, '/') + 1)
 		if isASCII(p) && strings.IndexByte(p, 0) < 0 {
 			c.lower[i] = lowerASCII(p)
+			c.bytes[i] = byteSet(c.lower[i])
 		}
 	}
 	return c
+}
+
+// byteSet is a bit for each byte value of s, folded into 64: a path that
+// lacks a bit of the query's set cannot hold the query in order, and is
+// passed over without reading it. A long query (a whole path) rules out
+// nearly every candidate this way: 876 of 56,465 are read for
+// prometheus/web/web_test.go.
+func byteSet(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 63)
+	}
+	return m
 }
 
 // Len is the number of candidates.
@@ -194,6 +209,7 @@ type ranker struct {
 	query string
 	q     []rune
 	lower string // the query ASCII-lowercased, when it is ASCII
+	bytes uint64 // byteSet of lower
 	ascii bool
 	slash bool
 	long  bool
@@ -204,6 +220,7 @@ func newRanker(query string) *ranker {
 	r.long = len(r.q) > maxFuzzyRunes
 	if r.ascii {
 		r.lower = string(asciiLower(query))
+		r.bytes = byteSet(r.lower)
 	}
 	return r
 }
@@ -249,7 +266,7 @@ func (r *ranker) subseq(s string) bool {
 func (r *ranker) matches(c *Candidates, i int) (inBase, inPath bool) {
 	p, b := c.paths[i], int(c.base[i])
 	if lp := c.lower[i]; r.ascii && lp != "" {
-		if !subseqLower(r.lower, lp) {
+		if r.bytes&^c.bytes[i] != 0 || !subseqLower(r.lower, lp) {
 			return false, false
 		}
 		return !r.slash && subseqLower(r.lower, lp[b:]), true
