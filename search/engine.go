@@ -35,6 +35,7 @@ package search
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -148,17 +149,21 @@ type rootState struct {
 
 // plainFiles is the tree's list without its symbolic links, kept while the
 // tree is the same: at 56,000 files the copy was as costly as a search
-// capped at its first hundred hits. Call with s.mu held.
+// capped at its first hundred hits. A tree without links is its own list
+// (no second copy held). Call with s.mu held.
 func (s *rootState) plainFiles(t *shell.FileTree) []shell.TreeFile {
 	gen := t.Gen()
 	if s.plainTree == t && s.plainGen == gen && s.plain != nil {
 		return s.plain
 	}
 	all := t.Files()
-	files := make([]shell.TreeFile, 0, len(all))
-	for _, f := range all {
-		if !f.Symlink {
-			files = append(files, f)
+	files := all
+	if slices.ContainsFunc(all, func(f shell.TreeFile) bool { return f.Symlink }) {
+		files = make([]shell.TreeFile, 0, len(all))
+		for _, f := range all {
+			if !f.Symlink {
+				files = append(files, f)
+			}
 		}
 	}
 	s.plain, s.plainTree, s.plainGen = files, t, gen

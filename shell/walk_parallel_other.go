@@ -6,6 +6,7 @@ package shell
 // confined, with a few more system calls per entry than the Linux side.
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"os"
@@ -137,7 +138,9 @@ func (d ftFD) readSmall(name string, max int64) ([]byte, error) {
 	if err != nil || skip != TreeReadOK {
 		return nil, err
 	}
-	return data, nil
+	// The tree keeps it: a copy of its size, not the 64 KiB read buffer
+	// (a 240,000-file tree has hundreds of .gitignore files).
+	return bytes.Clone(data), nil
 }
 
 // ftWatcher: no change notifications here; trees stay in sweep mode.
