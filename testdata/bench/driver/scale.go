@@ -378,13 +378,23 @@ func benchHTTP(r *report, n int) {
 	case 8:
 		goal = "≥ 400/s, p99 ≤ 50 ms"
 		v = verdict(boolf(rate >= 400 && lat.q(0.99) <= 50*time.Millisecond), 0)
+		http8Rate = rate
 	case 32:
-		goal = "no fall from 8, p99 ≤ 200 ms"
-		v = verdict(boolf(lat.q(0.99) <= 200*time.Millisecond), 0)
+		// Within a tenth of the 8 clients' rate measured just before: runs
+		// of the same build vary that much on a shared 2-core machine.
+		goal = "no fall from 8 (≥ 0.9× its rate), p99 ≤ 200 ms"
+		v = verdict(boolf(rate >= 0.9*http8Rate && lat.q(0.99) <= 200*time.Millisecond), 0)
+		if http8Rate > 0 {
+			goal += fmt.Sprintf("; %.2f× the 8 clients'", rate/http8Rate)
+		}
 	}
 	r.add(fmt.Sprintf("HTTP, %d client(s): open+save pairs/s (p50 / p99 of a pair; server CPU per pair)", n),
 		fmt.Sprintf("%.0f/s (%s / %s; %s)", rate, fmtDur(lat.q(0.5)), fmtDur(lat.q(0.99)), fmtDur(cpu/time.Duration(max(pairs, 1)))), "", "", goal, v)
 }
+
+// http8Rate is the pairs a second of the 8-client row, for the 32-client
+// row's "no fall" (0 when that row did not run: then any rate is no fall).
+var http8Rate float64
 
 // boolf is 0 for true (within goal 0) and 1 for false.
 func boolf(ok bool) float64 {
