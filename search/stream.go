@@ -30,6 +30,12 @@ const (
 // search's time.
 var chunks = sync.Pool{New: func() any { b := make([]byte, streamChunk); return &b }}
 
+// longLine is held by the one scan whose buffer has grown past a piece
+// for a long line (up to streamMaxLine), until it is done with the file:
+// the halves of a file with several such lines, or two such files on two
+// workers, held 8 MiB each at once.
+var longLine = make(chan struct{}, 1)
+
 // putChunk gives back a piece buffer got by scanStream (one grown for a
 // long line is let go).
 func putChunk(b []byte) {
@@ -47,6 +53,13 @@ func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, 
 	if cap(*buf) == 0 {
 		*buf = *chunks.Get().(*[]byte)
 	}
+	grown := false
+	defer func() {
+		if grown {
+			*buf = nil // the grown buffer goes; the next file takes a piece
+			<-longLine
+		}
+	}()
 	b := (*buf)[:cap(*buf)]
 	var off int64
 	carry, line := 0, 1
@@ -67,6 +80,10 @@ func (sc *scanner) scanStream(r io.ReaderAt, max int, buf *[]byte) (hits []Hit, 
 			if nl < 0 {
 				if len(b) >= streamMaxLine {
 					return hits, line - 1, SkipLongLine
+				}
+				if !grown {
+					longLine <- struct{}{}
+					grown = true
 				}
 				nb := make([]byte, min(2*len(b), streamMaxLine))
 				copy(nb, data)
