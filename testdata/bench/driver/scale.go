@@ -717,7 +717,9 @@ func benchCapped(r *report) {
 	rgArgs := append(append([]string{}, rgBase...), "-F", pattern)
 	var ed, rg durs
 	var raw []byte
-	for i := -1; i < max(5, *runsF); i++ {
+	// 21 rounds at least: each is tens of milliseconds, and rg's time
+	// alone varied by a fifth over five.
+	for i := -1; i < max(21, *runsF); i++ {
 		var d time.Duration
 		raw, d = s.tool("editor_search", map[string]any{"pattern": pattern, "literal": true, "max_matches": n})
 		res := headPipe(*corpus, rgArgs, n)
