@@ -22,7 +22,6 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/editord/editord/editor/jsonscan"
 )
@@ -216,7 +215,7 @@ func unquoteFast(s []byte) (string, bool) {
 	}
 	// out is this call's own and never written again: the string is made
 	// over it, not copied (a 1 MiB save's content was copied twice).
-	return unsafe.String(unsafe.SliceData(out), len(out)), true
+	return stringView(out), true
 }
 
 // plainRun reports a stretch with no control character (which JSON

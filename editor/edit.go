@@ -117,18 +117,18 @@ func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc
 		v := cur.version
 		return &EditResponse{Path: l.stored, Conflict: true, Version: v, Mtime: cur.mtime, DiskVersion: &v}, nil
 	}
-	content, replaced, err := applyEdits(string(cur.data), req.Edits, EOL(cur.data) == "crlf", l)
+	content, replaced, err := applyEdits(stringView(cur.data), req.Edits, EOL(cur.data) == "crlf", l)
 	if err != nil {
 		return nil, err
 	}
-	next := []byte(content)
+	next := bytesView(content)
 	if !isText(next) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the edits would put a NUL byte into %s; editor::edit writes text only, nothing was written", display(l.stored))
 	}
 	d := s.changeDiff(l, "modified", cur.data, next)
 	if d.Truncated {
 		// No patch (what changed is over max_diff_bytes), but the counts.
-		d.Added, d.Removed = diff.Counts(string(cur.data), content)
+		d.Added, d.Removed = diff.Counts(stringView(cur.data), content)
 	}
 	resp := &EditResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, Replaced: replaced, Added: d.Added, Removed: d.Removed, Patch: d.Patch}
 	if req.DryRun {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/editord/editord/diff"
 	"github.com/editord/editord/workspace"
@@ -71,10 +70,9 @@ func (s *Service) changeEvent(root string, l loc, cause, kind string, before, af
 
 // changeDiff is the diff an event of kind carries for before -> after.
 func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Result {
-	// The texts are viewed as strings, not copied (two MiB for a 1 MiB
-	// save): Unified reads them only during the call, and its patch is
-	// built anew.
-	return diff.Unified(unsafe.String(unsafe.SliceData(before), len(before)), unsafe.String(unsafe.SliceData(after), len(after)), diff.Options{
+	// Viewed, not copied: Unified reads them only during the call, and its
+	// patch is built anew.
+	return diff.Unified(stringView(before), stringView(after), diff.Options{
 		// max_diff_bytes bounds what changed, not the file: an edit of one
 		// line of a big file still has its patch.
 		Path: diffPath(l), Context: s.cfg.Limits.DiffContextLines, MaxChangedBytes: s.cfg.Limits.MaxDiffBytes,

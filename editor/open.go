@@ -87,7 +87,7 @@ func (s *Service) openWhole(l loc) (*OpenResponse, error) {
 	}
 	out := &OpenResponse{
 		Path:      l.stored,
-		Content:   string(data),
+		Content:   stringView(data), // the read's own buffer
 		Language:  Language(l.stored),
 		Size:      res.Info.Size,
 		Mtime:     res.Info.ModTime,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -253,7 +254,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if err := fileOnly(l); err != nil {
 		return nil, err
 	}
-	content := []byte(req.Content)
+	content := bytesView(req.Content) // the decoded request's own
 	if !isText(content) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the content for %s has a NUL byte or invalid UTF-8; editor::save writes text only", display(l.stored))
 	}
@@ -493,11 +494,11 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 			slippedInHook()
 		}
 		// The same bytes as checked, compared (not hashed again).
-		now, err := s.readDiskBytes(l)
+		same, err := s.stillOnDisk(l, cur)
 		if err != nil {
 			return err
 		}
-		if now.exists != cur.exists || !bytes.Equal(now.data, cur.data) {
+		if !same {
 			return errSlippedIn
 		}
 		return nil
@@ -533,6 +534,39 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 	resp.Added, resp.Removed = ev.Added, ev.Removed
 	s.emit(ctx, *ev)
 	return resp, nil
+}
+
+// stillOnDisk reports whether l still holds exactly what cur found there
+// (or is still missing), comparing piece by piece: the file is not held a
+// second time beside the one being written (a 50 MB file's edit held it
+// three times).
+func (s *Service) stillOnDisk(l loc, cur disk) (bool, error) {
+	rc, _, err := s.jail.OpenRead(l.abs)
+	if err != nil {
+		if shell.CodeOf(err) == shell.CodeNotFound {
+			return !cur.exists, nil
+		}
+		return false, err
+	}
+	defer rc.Close()
+	if !cur.exists {
+		return false, nil
+	}
+	want := cur.data
+	buf := make([]byte, min(len(want)+1, 1<<20))
+	for {
+		n, err := io.ReadFull(rc, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false, nil
+		}
+		want = want[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return len(want) == 0, nil
+		case err != nil:
+			return false, shell.AsError(err, l.abs)
+		}
+	}
 }
 
 // diffPath is the name a patch about l carries in its headers.

@@ -114,8 +114,15 @@ func searchJSON(r *editor.SearchResponse) ([]byte, error) {
 
 // encodeResponse is a response's structuredContent.
 func encodeResponse(resp any) ([]byte, error) {
-	if r, ok := resp.(*editor.SearchResponse); ok && r != nil {
-		return searchJSON(r)
+	switch r := resp.(type) {
+	case *editor.SearchResponse:
+		if r != nil {
+			return searchJSON(r)
+		}
+	case *editor.OpenResponse:
+		if r != nil {
+			return openJSON(r), nil
+		}
 	}
 	return marshalJSON(resp)
 }
