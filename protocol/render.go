@@ -119,16 +119,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// splitLines splits text into lines without their endings ("\n" or
-// "\r\n"); a final line ending does not start another line.
-func splitLines(text string) []string {
-	if text == "" {
-		return nil
-	}
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}

@@ -40,7 +40,10 @@ const maxLineBytes = 2000
 // and returns the number of the last line written (first-1 for none).
 func numberedLines(r *rend, text string, first int) int {
 	n := first - 1
-	for _, l := range splitLines(text) {
+	// Line by line, not split whole: a 50 MB file's 560,000 lines were
+	// cut up to show the first few hundred.
+	for l := range strings.Lines(text) {
+		l = strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
 		if len(l) > maxLineBytes {
 			cut := cutString(l, maxLineBytes)
 			l = fmt.Sprintf("%s…(+%d bytes)", cut, len(l)-len(cut))

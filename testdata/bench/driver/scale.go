@@ -64,6 +64,49 @@ func benchScale(r *report) {
 	if want("peak") {
 		benchPeak(r)
 	}
+	if want("bigfile") {
+		benchBigFile(r)
+	}
+}
+
+// benchBigFile: the peak memory (VmHWM) of one call on a 50 MB text file,
+// with the limits raised to let it through, on a server of its own (a
+// fresh state dir, a root holding only that file), over the idle server's.
+// The goal is three times the file's size.
+func benchBigFile(r *report) {
+	root := filepath.Join(tmpBase, "bigfile")
+	check(os.MkdirAll(root, 0o755))
+	var b strings.Builder
+	for i := 0; b.Len() < 50_000_000; i++ {
+		fmt.Fprintf(&b, "%08d func handler(w http.ResponseWriter, r *http.Request) error { return serve(w, r, %d) }\n", i, i*7)
+	}
+	text := b.String()
+	cfg := filepath.Join(tmpBase, "bigfile.toml")
+	check(os.WriteFile(cfg, []byte("[limits]\nmax_file_bytes = 60000000\nmax_diff_bytes = 60000000\n[jail]\nmax_read_bytes = 60000000\nmax_write_bytes = 60000000\n"), 0o644))
+	edited := strings.Replace(text, "00000040 func", "00000040 FUNC", 1)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"editor_open", map[string]any{"path": "big.txt"}},
+		{"editor_edit", map[string]any{"path": "big.txt", "edits": []map[string]any{{"old_text": "00000031 func", "new_text": "00000031 FUNC"}}}},
+		{"editor_save", map[string]any{"path": "big.txt", "content": edited, "force": true}},
+		{"editor_search", map[string]any{"pattern": "handler", "max_matches": 10}},
+	} {
+		check(os.WriteFile(filepath.Join(root, "big.txt"), []byte(text), 0o644))
+		s := startRaw(*binPath, "serve", "--root", root, "--state-dir", newStateDir(), "--config", cfg)
+		(&server{cmd: s.cmd}).settle()
+		_, idle := procStatus(s.cmd.Process.Pid)
+		raw, _ := s.tool(c.name, c.args)
+		_, peak := procStatus(s.cmd.Process.Pid)
+		s.close()
+		if bytes.Contains(raw, []byte(`"isError":true`)) {
+			panic(fmt.Sprintf("%s on the 50 MB file: %.300s", c.name, raw))
+		}
+		x := (peak - idle) * (1 << 20) / float64(len(text))
+		r.add(fmt.Sprintf("%s of a 50 MB file: peak memory over the idle server (VmHWM)", c.name),
+			fmt.Sprintf("%.0f MB (%.1f× the file)", (peak-idle)*(1<<20)/1e6, x), "", "", "≤ 3× the file", verdict(x, 3))
+	}
 }
 
 // benchPeak: a server's peak memory (VmHWM) over an agent's first calls on
