@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"sort"
 )
 
@@ -61,6 +62,14 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 			if err := decodeArgs(args, req); err != nil {
 				return nil, err
 			}
+			if len(args) >= hugeArgs {
+				// The message (and the pieces it was read in) is garbage
+				// now that it is decoded: collect it before the call reads
+				// a file of the same size (a single-file call is to stay
+				// within three times the file).
+				args = nil
+				runtime.GC()
+			}
 			resp, err := h(s, ctx, req)
 			if err == nil && resp != nil && rootAt != nil {
 				// The response names the root it used: a caller that had
@@ -71,6 +80,10 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 		},
 	}
 }
+
+// hugeArgs is the size from which a call's arguments are collected once
+// decoded: a collection is milliseconds, reading and decoding them tens.
+const hugeArgs = 16 << 20
 
 // rootField is the index of the response field json-tagged "root" (the
 // workspace root a response names), or nil when it has none.

@@ -37,7 +37,11 @@ func decodeArgs(args json.RawMessage, req any) error {
 	reflect.ValueOf(req).Elem().SetZero()
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return invalid("arguments must be a JSON object, e.g. {\"path\": \"README.md\"}")
+		e := &shell.Error{Code: shell.CodeInvalidArgument, Message: "arguments must be a JSON object, e.g. {\"path\": \"README.md\"}"}
+		if !json.Valid(args) {
+			e.Err = ErrArgsNotJSON
+		}
+		return e
 	}
 	// The raw bytes, before any decoding replaces what is not UTF-8.
 	if off, why := badText(args); off >= 0 {
@@ -190,6 +194,12 @@ func countArg(field string, v, def, cap int) (int, error) {
 	}
 	return v, nil
 }
+
+// ErrArgsNotJSON is wrapped by the refusal of arguments that are not JSON
+// at all (rather than JSON of the wrong shape): a caller that delimited
+// them without parsing (the stdio fast path) answers those as a parse
+// error, as for any line that is not JSON.
+var ErrArgsNotJSON = errors.New("the arguments are not JSON")
 
 func invalid(format string, args ...any) error {
 	return &shell.Error{Code: shell.CodeInvalidArgument, Message: fmt.Sprintf(format, args...)}

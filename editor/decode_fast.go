@@ -99,8 +99,9 @@ func decodeFast(args []byte, req any) bool {
 		return false
 	}
 	var seen uint64
+	var huge []hugeField
 	end, ok := jsonscan.Members(args, func(k, val []byte) bool {
-		key, ok := unquoteFast(k)
+		key, ok := unquoteFast(k, false)
 		if !ok {
 			return false
 		}
@@ -117,7 +118,11 @@ func decodeFast(args []byte, req any) bool {
 			}
 			fv.SetZero()
 		case fv.Kind() == reflect.String && val[0] == '"':
-			s, ok := unquoteFast(val)
+			if len(val) >= hugeString && !bytes.Contains(val, []byte(`\u`)) {
+				huge = append(huge, hugeField{fv, val})
+				return true
+			}
+			s, ok := unquoteFast(val, false)
 			if !ok {
 				return false
 			}
@@ -132,15 +137,41 @@ func decodeFast(args []byte, req any) bool {
 		}
 		return true
 	})
-	return ok && seen&ft.required == ft.required && jsonscan.Space(args, end) == len(args)
+	if !ok || seen&ft.required != ft.required || jsonscan.Space(args, end) != len(args) {
+		return false
+	}
+	// A huge string (a save's whole file) is decoded over its own bytes,
+	// last, once the rest is known good: unescaping only shrinks, the
+	// message is this call's, and a copy was the file's size once more.
+	// Not one with \u escapes, whose failures (a lone surrogate) the
+	// careful path must read from the message as it was; any other failure
+	// here is a message that is not JSON, as it stays.
+	for _, h := range huge {
+		s, ok := unquoteFast(h.token, true)
+		if !ok {
+			return false
+		}
+		h.field.SetString(s)
+	}
+	return true
 }
+
+// hugeField is a string member left to decode in place.
+type hugeField struct {
+	field reflect.Value
+	token []byte
+}
+
+// hugeString is the length from which a string argument is decoded in
+// place.
+const hugeString = 8 << 20
 
 // unquoteFast decodes a JSON string token (quotes included) the way
 // encoding/json does, copying the stretches between escapes whole. It
 // gives up (false) where encoding/json would substitute U+FFFD (invalid
 // UTF-8, a lone surrogate) or refuse the token (a control character, a bad
 // escape).
-func unquoteFast(s []byte) (string, bool) {
+func unquoteFast(s []byte, inPlace bool) (string, bool) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return "", false
 	}
@@ -150,9 +181,15 @@ func unquoteFast(s []byte) (string, bool) {
 		if !plainRun(body) || !utf8.Valid(body) {
 			return "", false
 		}
+		if inPlace {
+			return stringView(body), true
+		}
 		return string(body), true
 	}
 	out := make([]byte, 0, len(body))
+	if inPlace {
+		out = s[:0] // written behind what is read
+	}
 	for {
 		run := body[:k]
 		if !plainRun(run) {

@@ -14,7 +14,13 @@ func (ses *watchSession) loadCache() {
 		if _, ok := ses.cache[p]; ok {
 			continue
 		}
-		res, err := ses.s.jail.ReadFile(ses.abs(p), ses.s.cfg.Limits.MaxFileBytes)
+		// A file over a quarter of the cache is not kept (its external
+		// changes are reported without a patch), and not read to find
+		// that out: a 50 MB buffer was read whole each time it opened.
+		if in, err := ses.s.jail.Stat(ses.abs(p)); err != nil || in.Size > watchCacheBytes/4 {
+			continue
+		}
+		res, err := ses.s.jail.ReadFile(ses.abs(p), min(ses.s.cfg.Limits.MaxFileBytes, watchCacheBytes/4))
 		if err != nil || res.Truncated {
 			continue
 		}
@@ -35,7 +41,7 @@ func (ses *watchSession) setCache(p string, data []byte) {
 		return
 	}
 	ses.dropCache(p)
-	if ses.cacheBytes+len(data) > watchCacheBytes {
+	if ses.cacheBytes+len(data) > watchCacheBytes || len(data) > watchCacheBytes/4 {
 		return
 	}
 	ses.cache[p] = data

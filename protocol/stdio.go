@@ -195,8 +195,10 @@ func (f *fastPath) serve(line []byte) bool {
 		return false // mcp-go answers these its own way (a number past float64 is a parse error)
 	}
 	// The line is ours (LineReader.ReadLine returns a new one each time),
-	// so the arguments are used in place.
-	key := string(c.ID)
+	// so the arguments are used in place; nothing else of it is kept, so
+	// that once decoded it can go while the call runs (a 50 MB save's
+	// line is 50 MB).
+	key, id, args := string(c.ID), bytes.Clone(c.ID), c.Params.Arguments
 	ctx, cancel := context.WithCancel(f.ctx)
 	f.mu.Lock()
 	f.inflight[key] = cancel
@@ -210,17 +212,17 @@ func (f *fastPath) serve(line []byte) bool {
 			f.mu.Unlock()
 			cancel()
 		}()
-		res := toolResult(ctx, f.s.svc, fn, f.s.cs, c.Params.Arguments)
-		if res.IsError && !json.Valid(c.Params.Arguments) {
+		res, notJSON := toolOutcome(ctx, f.s.svc, fn, f.s.cs, args)
+		if notJSON {
 			// The line was not JSON after all (parseToolCall leaves the
 			// arguments to the decoder): answer as mcp-go answers such a
 			// line.
 			f.w.writeJSON(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.PARSE_ERROR, "Parse error", nil))
 			return
 		}
-		msg, err := encodeToolResponse(c.ID, res)
+		msg, err := encodeToolResponse(id, res)
 		if err != nil {
-			f.w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(c.ID), "error": map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}})
+			f.w.writeJSON(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "error": map[string]any{"code": mcp.INTERNAL_ERROR, "message": err.Error()}})
 			return
 		}
 		f.w.writePieces(msg)

@@ -61,20 +61,27 @@ func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHa
 // place a tool call's result is made, whichever loop read the call (mcp-go's
 // or the stdio fast path, stdio.go).
 func toolResult(ctx context.Context, svc *editor.Service, f *editor.Function, cs *callers, args json.RawMessage) *mcp.CallToolResult {
+	res, _ := toolOutcome(ctx, svc, f, cs, args)
+	return res
+}
+
+// toolOutcome is toolResult, and whether the arguments were not JSON at
+// all (editor.ErrArgsNotJSON).
+func toolOutcome(ctx context.Context, svc *editor.Service, f *editor.Function, cs *callers, args json.RawMessage) (*mcp.CallToolResult, bool) {
 	ctx = editor.WithCaller(ctx, cs.of(ctx))
 	resp, err := call(ctx, svc, f, args)
 	if err != nil {
-		return ErrorResult(err)
+		return ErrorResult(err), errors.Is(err, editor.ErrArgsNotJSON)
 	}
 	renameProse(reflect.ValueOf(resp))
 	body, err := encodeResponse(resp)
 	if err != nil {
-		return ErrorResult(err)
+		return ErrorResult(err), false
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(RenderText(f.ID, resp, ToolName))},
 		StructuredContent: json.RawMessage(body),
-	}
+	}, false
 }
 
 // prose reports whether f is prose written for the caller (a git summary
