@@ -58,8 +58,14 @@ func (ses *watchSession) onEvent(ev shell.WatchEvent) {
 
 // parent is the root-relative folder of rel: "" for a name in the root.
 func parent(rel string) string {
+	dir, _ := splitRel(rel)
+	return dir
+}
+
+// splitRel cuts rel into its folder (as parent) and name.
+func splitRel(rel string) (dir, name string) {
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[:i]
+		return rel[:i], rel[i+1:]
 	}
-	return ""
+	return "", rel
 }

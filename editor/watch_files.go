@@ -19,14 +19,6 @@ type fileSet struct {
 
 func newFileSet() *fileSet { return &fileSet{dirs: map[string][]string{}} }
 
-// splitRel cuts rel into its folder and name.
-func splitRel(rel string) (dir, name string) {
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[:i], rel[i+1:]
-	}
-	return "", rel
-}
-
 func (s *fileSet) has(rel string) bool {
 	dir, name := splitRel(rel)
 	_, ok := slices.BinarySearch(s.dirs[dir], name)

@@ -24,74 +24,7 @@ func searchJSON(r *editor.SearchResponse) ([]byte, error) {
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"files":`...)
-	if r.Files == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, f := range r.Files {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"path":`...)
-			b = appendJSONString(b, f.Path)
-			b = append(b, `,"hits":`...)
-			if f.Hits == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for j, h := range f.Hits {
-					if j > 0 {
-						b = append(b, ',')
-					}
-					b = append(b, `{"line":`...)
-					b = strconv.AppendInt(b, int64(h.Line), 10)
-					b = append(b, `,"column":`...)
-					b = strconv.AppendInt(b, int64(h.Column), 10)
-					b = append(b, `,"text":`...)
-					b = appendJSONString(b, h.Text)
-					b = append(b, `,"ranges":`...)
-					if h.Ranges == nil {
-						b = append(b, "null"...)
-					} else {
-						b = append(b, '[')
-						for k, rg := range h.Ranges {
-							if k > 0 {
-								b = append(b, ',')
-							}
-							b = append(b, '[')
-							b = strconv.AppendInt(b, int64(rg[0]), 10)
-							b = append(b, ',')
-							b = strconv.AppendInt(b, int64(rg[1]), 10)
-							b = append(b, ']')
-						}
-						b = append(b, ']')
-					}
-					b = append(b, '}')
-				}
-				b = append(b, ']')
-			}
-			if f.Count != 0 {
-				b = append(b, `,"count":`...)
-				b = strconv.AppendInt(b, int64(f.Count), 10)
-			}
-			if len(f.Context) > 0 {
-				b = append(b, `,"context":[`...)
-				for j, c := range f.Context {
-					if j > 0 {
-						b = append(b, ',')
-					}
-					b = append(b, `{"line":`...)
-					b = strconv.AppendInt(b, int64(c.Line), 10)
-					b = append(b, `,"text":`...)
-					b = appendJSONString(b, c.Text)
-					b = append(b, '}')
-				}
-				b = append(b, ']')
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendArray(b, r.Files, appendSearchFile)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"files_scanned":`...)
@@ -110,6 +43,62 @@ func searchJSON(r *editor.SearchResponse) ([]byte, error) {
 	b = append(b, `,"skipped_total":`...)
 	b = strconv.AppendInt(b, int64(r.SkippedTotal), 10)
 	return append(b, '}'), nil
+}
+
+func appendSearchFile(b []byte, f editor.SearchFile) []byte {
+	b = append(b, `{"path":`...)
+	b = appendJSONString(b, f.Path)
+	b = append(b, `,"hits":`...)
+	b = appendArray(b, f.Hits, appendSearchHit)
+	if f.Count != 0 {
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(f.Count), 10)
+	}
+	if len(f.Context) > 0 {
+		b = append(b, `,"context":`...)
+		b = appendArray(b, f.Context, func(b []byte, c editor.ContextLine) []byte {
+			b = append(b, `{"line":`...)
+			b = strconv.AppendInt(b, int64(c.Line), 10)
+			b = append(b, `,"text":`...)
+			b = appendJSONString(b, c.Text)
+			return append(b, '}')
+		})
+	}
+	return append(b, '}')
+}
+
+func appendSearchHit(b []byte, h editor.SearchHit) []byte {
+	b = append(b, `{"line":`...)
+	b = strconv.AppendInt(b, int64(h.Line), 10)
+	b = append(b, `,"column":`...)
+	b = strconv.AppendInt(b, int64(h.Column), 10)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, h.Text)
+	b = append(b, `,"ranges":`...)
+	b = appendArray(b, h.Ranges, func(b []byte, rg [2]int) []byte {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(rg[0]), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(rg[1]), 10)
+		return append(b, ']')
+	})
+	return append(b, '}')
+}
+
+// appendArray writes xs as a JSON array, each element by one; a nil slice
+// is null, as encoding/json writes it.
+func appendArray[T any](b []byte, xs []T, one func([]byte, T) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = one(b, x)
+	}
+	return append(b, ']')
 }
 
 // encodeResponse is a response's structuredContent.

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"sync"
 )
 
 const splitMin = 1 << 20
@@ -33,14 +34,13 @@ func (sc *scanner) scanHalves(data []byte, max int) []Hit {
 		return sc.scan(data, max, nil)
 	}
 	var second []Hit
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		other := scanner{m: sc.m}
 		second = other.scan(data[mid:], max, nil)
-	}()
+	})
 	first := sc.scan(data[:mid], max, nil)
-	<-done
+	wg.Wait()
 	hits, _ := joinHalves(first, bytes.Count(data[:mid], []byte{'\n'}), "", second, "", max)
 	return hits
 }
@@ -64,15 +64,14 @@ func (sc *scanner) scanStreamHalves(r io.ReaderAt, size int64, max int, buf, buf
 	}
 	var second []Hit
 	var why2 string
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		other := scanner{m: sc.m}
 		// To the file's end, whatever it has grown to.
 		second, _, why2 = other.scanStream(io.NewSectionReader(r, mid, 1<<62), max, buf2)
-	}()
+	})
 	first, lines, why := sc.scanStream(io.NewSectionReader(r, 0, mid), max, buf)
-	<-done
+	wg.Wait()
 	return joinHalves(first, lines, why, second, why2, max)
 }
 
