@@ -21,16 +21,17 @@ test-short:
 bench: build
 	./testdata/bench/run.sh
 
-# Serve a copy of the sample workspace over HTTP: the editor page at
+# Serve a copy of the sample workspace (a git repository of its own with a
+# little history: testdata/sample-repo.sh) over HTTP: the editor page at
 # http://$(ADDR)/ (open the printed link, it carries the token) and MCP at
 # /mcp. Edits land in .state/sample, never in the tracked testdata.
 run: build
-	@mkdir -p .state && [ -d .state/sample ] || cp -r testdata/sample .state/sample
+	@mkdir -p .state && [ -d .state/sample ] || ./testdata/sample-repo.sh .state/sample
 	$(BIN) serve --http $(ADDR) --root .state/sample --state-dir .state/record
 
 # The same workspace over MCP on stdio (what an MCP client spawns).
 run-stdio: build
-	@mkdir -p .state && [ -d .state/sample ] || cp -r testdata/sample .state/sample
+	@mkdir -p .state && [ -d .state/sample ] || ./testdata/sample-repo.sh .state/sample
 	$(BIN) serve --root .state/sample --state-dir .state/record
 
 # The page's bundle, protocol/web/dist (committed; the binary embeds it):

@@ -151,9 +151,11 @@ func printJSON(w io.Writer, v any) {
 }
 
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintln(stderr, "editord:", err)
 	if errors.Is(err, flag.ErrHelp) {
+		// The usage is already printed: asking for it is no error, and a
+		// trailing "flag: help requested" read like one.
 		return 0
 	}
+	fmt.Fprintln(stderr, "editord:", err)
 	return 1
 }
