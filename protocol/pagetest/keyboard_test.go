@@ -89,9 +89,18 @@ func TestKeyboardOnly(t *testing.T) {
 	e.activeIs("[role=dialog] button:last-child", "Shift+Tab wrapping to the last button")
 	e.key(kb.Tab)
 	e.activeIs("[role=dialog] input", "Tab wrapping to the field")
+	// The tree redraws behind the dialog (an agent adds a file): the focus
+	// still comes back to the item it left, not to the page's body.
+	var focused string
+	e.js(`document.querySelector("[role=treeitem][tabindex='0']")?.dataset.path ?? ""`, &focused)
+	if focused == "" {
+		t.Fatal("no tree item holds the tree's tab stop")
+	}
+	a.call("editor_create", map[string]any{"path": "new.txt", "kind": "file"})
+	e.waitJS(`!!document.querySelector('[role=treeitem][data-path="new.txt"]')`, "new.txt in the tree behind the dialog")
 	e.key(kb.Escape)
 	e.gone("dialog", "Rename")
-	e.activeIs("[role=treeitem]", "the focus back in the tree")
+	e.activeIs(`[role=treeitem][data-path=`+jsString(focused)+`]`, "the focus back on the tree item after the tree redrew")
 
 	// The palette: Escape closes it, nothing opened.
 	e.key("p", input.ModifierCtrl)

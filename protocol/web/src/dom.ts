@@ -25,3 +25,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** Where the focus goes back to: the element itself, or, when a re-render
+ * replaced it while a dialog or menu was open (the tree and the tab list redraw on
+ * every event), the element now standing for the same item. */
+export function refind(el: HTMLElement | null): HTMLElement | null {
+  if (!el || el.isConnected) return el;
+  const role = el.getAttribute("role");
+  const path = el.dataset.path;
+  if (!role || path === undefined) return null;
+  return document.querySelector<HTMLElement>(`[role="${CSS.escape(role)}"][data-path="${CSS.escape(path)}"]`);
+}

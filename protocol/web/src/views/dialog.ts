@@ -3,7 +3,7 @@
 // behind is inert); focus returns to where it was.
 
 import type { App } from "../app";
-import { h } from "../dom";
+import { h, refind } from "../dom";
 import type { Tab } from "../model";
 import { mergeDialog } from "./merge";
 
@@ -39,7 +39,7 @@ export class Dialogs {
       document.removeEventListener("keydown", onKey);
       for (const el of behind) el.inert = false;
       if (this.current?.close === close) this.current = null;
-      back?.focus?.();
+      refind(back)?.focus?.();
     };
     // On the document, not the dialog: Escape closes it wherever the
     // focus is (a click on a read-only editor can leave it on the body),

@@ -2,7 +2,7 @@
 // right-click menu. Arrows move, Enter picks, Escape or a click elsewhere
 // closes it, and the focus goes back to where it was.
 
-import { h } from "../dom";
+import { h, refind } from "../dom";
 
 export interface MenuItem {
   label: string;
@@ -15,7 +15,7 @@ export function openMenu(label: string, items: MenuItem[], x: number, y: number)
   const close = (refocus: boolean) => {
     menu.remove();
     removeEventListener("mousedown", outside, true);
-    if (refocus) back?.focus?.();
+    if (refocus) refind(back)?.focus?.();
   };
   const outside = (ev: MouseEvent) => {
     if (!menu.contains(ev.target as Node)) close(false);
