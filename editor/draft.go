@@ -81,6 +81,9 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 	}
 	d := &workspace.Draft{Root: root, Path: l.stored, Base: req.BaseVersion, By: by(ctx),
 		Time: time.Now().UTC().Format(time.RFC3339Nano), Content: *req.Content}
+	// Which lines are being edited, for agents (draft_notice.go): found
+	// before the record is locked.
+	lines := s.draftLines(l, d.Base, content)
 	_, err = s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		ses := r.Session(root)
 		if !ses.HoldsDraft(l.stored) {
@@ -89,7 +92,7 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 		if err := s.store.WriteDraft(d, workspace.MaxDraftsBytes); err != nil {
 			return false, err
 		}
-		ses.SetDraft(l.stored, d.Base)
+		ses.MarkDraft(l.stored, workspace.DraftMark{Base: d.Base, By: d.By, Lines: lines})
 		return true, nil
 	})
 	if err != nil {
