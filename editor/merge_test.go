@@ -337,3 +337,20 @@ func TestLineRanges(t *testing.T) {
 func tcDiffHunks(before, after string) []diff.Hunk {
 	return diff.Unified(before, after, diff.Options{Context: 0}).Hunks
 }
+
+// A draft read back carries its base's content while the store holds it,
+// so the editor that kept it can merge it with a newer disk after a reload.
+func TestDraftReadCarriesBaseContent(t *testing.T) {
+	e := tcNew(t)
+	page := WithCaller(context.Background(), NewCaller("editord-page#0001"))
+	e.write("a.txt", tmBase)
+	o := e.open("a.txt")
+	draft := "draft\n" + tmBase
+	if _, err := e.s.Draft(page, &DraftRequest{Path: "a.txt", Content: &draft, BaseVersion: o.Version}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.s.Draft(page, &DraftRequest{Path: "a.txt", Read: true})
+	if err != nil || d.BaseContent == nil || *d.BaseContent != tmBase {
+		t.Fatalf("%+v %v", d, err)
+	}
+}
