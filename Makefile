@@ -63,6 +63,7 @@ stress:
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckoutNames$$' -fuzztime $(GITFUZZTIME) ./gitops
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
+	EDITORD_STRESS=long EDITORD_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 40m -v -run '^TestCoeditInterleavings$$' ./protocol/pagetest
 
 # Regenerate the golden tool schemas after changing a request or response type.
 schemas:

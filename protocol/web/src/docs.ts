@@ -225,18 +225,6 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   return "saved";
 }
 
-/** Re-reads the disk's text into tab.disk (not into the editor). */
-export async function refreshDisk(app: App, tab: Tab): Promise<boolean> {
-  // tab: false reads without recording a buffer: a tab closed elsewhere
-  // must not come back by being looked at.
-  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path, tab: false });
-  if (r.truncated) return false;
-  const split = fromDisk(r.content, r.eol);
-  if (tab.disk && tab.disk.version === r.version) return false;
-  tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
-  return true;
-}
-
 /** A minimal change from a to b: common prefix and suffix kept, so the
  * cursor and scroll position map through a reload. */
 export function diffChange(a: Text, b: Text): ChangeSpec | null {

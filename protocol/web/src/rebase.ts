@@ -30,7 +30,7 @@ export function changeBetween(a: Text, b: Text): ChangeSet {
   const sb = b.toString();
   // Line breaks are "\n" in a Text's string, whatever the file's; a "\r"
   // kept inside a line (a file of mixed endings) is text.
-  return ChangeSet.of(diff(sa, sb, { scanLimit: 20000 }).map((c) => ({ from: c.fromA, to: c.toA, insert: sb.slice(c.fromB, c.toB) })), a.length, "\n");
+  return ChangeSet.of(diff(sa, sb, { scanLimit: 20000, timeout: 300 }).map((c) => ({ from: c.fromA, to: c.toA, insert: sb.slice(c.fromB, c.toB) })), a.length, "\n");
 }
 
 /** Whether two changes of one text touch the same characters (or insert
@@ -143,6 +143,20 @@ const chains = new WeakMap<Tab, Promise<unknown>>();
  * order. Reports whether the tab's text or its view of the disk moved. */
 export function follow(app: App, tab: Tab, ev: ChangeEvent): Promise<boolean> {
   const run = (chains.get(tab) ?? Promise.resolve()).then(() => followNow(app, tab, ev));
+  chains.set(tab, run.catch(() => {}));
+  return run;
+}
+
+/** Follows the disk as it is now (a change the page may have missed). */
+export function followDisk(app: App, tab: Tab): Promise<boolean> {
+  const run = (chains.get(tab) ?? Promise.resolve()).then(async () => {
+    if (!tab.state || !tab.disk || tab.readOnly || tab.saving) return false;
+    const next = await readDisk(app, tab);
+    if (!next || next.version === tab.disk.version || next.version === tab.theirs?.version) return false;
+    const out = rebaseOnto(app, tab, next, "another writer");
+    app.model.changed("tabs", "banner", "editor");
+    return out !== "same";
+  });
   chains.set(tab, run.catch(() => {}));
   return run;
 }
