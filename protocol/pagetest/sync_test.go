@@ -107,7 +107,8 @@ func TestTakeTheirsAndKeepMine(t *testing.T) {
 		e.click("tab", p)
 		e.waitEditor("base", p)
 		e.focusEditor()
-		e.typeText("mine ")
+		e.key(kb.End, input.ModifierShift)
+		e.typeText("mine") // over "base", which the agent rewrites too
 		waitFor(t, "the draft of "+p, func() bool { return a.dirty(p) })
 		a.call("editor_save", map[string]any{"path": p, "content": "theirs\n", "expected_version": v})
 		// Their change overlaps the person's edit: the merge view opens;
@@ -125,12 +126,12 @@ func TestTakeTheirsAndKeepMine(t *testing.T) {
 	e.click("tab", "k.txt")
 	e.click("button", "Keep mine")
 	e.gone("alert", "")
-	if got := e.editorText(); got != "mine base\n" {
+	if got := e.editorText(); got != "mine\n" {
 		t.Fatalf("k.txt after Keep mine: %q", got)
 	}
 	e.focusEditor()
 	e.key("s", input.ModifierCtrl)
-	e.waitFile("k.txt", "mine base\n")
+	e.waitFile("k.txt", "mine\n")
 	if got := e.read("t.txt"); got != "theirs\n" {
 		t.Fatalf("t.txt on disk: %q", got)
 	}
