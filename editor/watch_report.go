@@ -57,6 +57,11 @@ func (ses *watchSession) event(c *candidate) workspace.Event {
 		v := c.version
 		ev.Version = &v
 	}
+	if ev.Patch != "" && ev.Version != nil && c.data != nil {
+		// An editor follows the change through its patch: the version it
+		// then holds may guard its next save, which merges (merge.go).
+		ses.s.handOut(*ev.Version, c.data)
+	}
 	ev.Cause, ev.By = "external", "external"
 	return ev
 }

@@ -215,7 +215,7 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 		if ses := r.Sessions[root]; ses != nil {
 			if i := ses.Find(b.Path); i >= 0 {
 				have := ses.Buffers[i]
-				b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+				b.Dirty, b.DraftBase, b.DraftBy, b.DraftLines = have.Dirty, have.DraftBase, have.DraftBy, have.DraftLines
 				same = have == b
 			}
 		}

@@ -15,6 +15,7 @@ import { highlight } from "./highlight";
 import { theme } from "./theme";
 import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
+import { coeditFor } from "./coedit";
 
 export const languageSlot = new Compartment();
 
@@ -44,7 +45,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -61,6 +62,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
+      coeditFor(opts.clean ?? true),
       opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
     ],
   });
