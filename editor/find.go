@@ -7,7 +7,7 @@ import (
 )
 
 type FindRequest struct {
-	Query            string `json:"query" desc:"Letters in order, case-insensitive (\"usrctl\", \"tree/mod.rs\")."`
+	Query            string `json:"query" desc:"Letters in order, case-insensitive (\"usrctl\", \"tree/mod.rs\"); a space is anything between (\"cluster autoscaler main.go\")."`
 	Limit            int    `json:"limit,omitempty" default:"50" desc:"Matches to return (default 50, at most 10,000)."`
 	IncludeUntracked *bool  `json:"include_untracked,omitempty" default:"true" desc:"Also untracked, not ignored files (default true)."`
 }
