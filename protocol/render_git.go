@@ -86,6 +86,10 @@ func renderStatus(r *rend, o *editor.GitStatusResponse) bool {
 }
 
 func renderHunks(r *rend, o *editor.GitHunksResponse) bool {
+	if o.Files != nil {
+		renderReview(r, o)
+		return true
+	}
 	switch {
 	case o.Untracked:
 		r.linef("%s is untracked: the whole file is new (read it with %s)", o.Path, r.name("editor::open"))
