@@ -120,7 +120,11 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 		if ev.From != nil {
 			path = *ev.From + " -> " + ev.Path
 		}
-		heads[i] = fmt.Sprintf("%d %s %s %s +%d -%d", ev.Seq, ev.By, ev.Kind, path, ev.Added, ev.Removed)
+		who := ev.By
+		if who != "" && who == o.You {
+			who += " (you)"
+		}
+		heads[i] = fmt.Sprintf("%d %s %s %s +%d -%d", ev.Seq, who, ev.Kind, path, ev.Added, ev.Removed)
 		need += len(heads[i]) + 1
 	}
 	noPatch, cut := 0, -1
