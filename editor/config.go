@@ -3,9 +3,16 @@ package editor
 // Config is the whole configuration file (CONTRACT.md §6). The toml tags
 // are the key names; cmd/editord rejects keys that are not here.
 type Config struct {
-	Limits Limits     `toml:"limits"`
-	Jail   JailConfig `toml:"jail"`
-	Walk   WalkConfig `toml:"walk"`
+	Limits Limits      `toml:"limits"`
+	Jail   JailConfig  `toml:"jail"`
+	Walk   WalkConfig  `toml:"walk"`
+	Tools  ToolsConfig `toml:"tools"`
+}
+
+// ToolsConfig shapes the MCP tool list (toolsets.go).
+type ToolsConfig struct {
+	// Toolsets every MCP client lists (core by default; "all" for every one).
+	Toolsets []string `toml:"toolsets"`
 }
 
 // Limits bound what one call may cost.
@@ -61,5 +68,6 @@ func DefaultConfig() Config {
 		Walk: WalkConfig{
 			Noise: []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"},
 		},
+		Tools: ToolsConfig{Toolsets: append([]string{}, DefaultToolsets...)},
 	}
 }

@@ -24,7 +24,7 @@ type MoveResponse struct {
 
 type CreateRequest struct {
 	Path    string `json:"path" desc:"Path to create."`
-	Kind    string `json:"kind" enum:"file,folder" desc:"Which."`
+	Kind    string `json:"kind" enum:"file,folder" desc:"\"file\" or \"folder\"."`
 	Content string `json:"content,omitempty" desc:"Initial text of a file."`
 }
 

@@ -15,6 +15,7 @@ import (
 // callers keeps one editor.Caller per MCP session, so every call of a
 // session is the same writer (by) with the same memory of the root it saw.
 type callers struct {
+	srv   *server.MCPServer // tells a session its tool list changed
 	mu    sync.Mutex
 	by    map[string]*editor.Caller
 	stdio string // 4 hex for this process's stdio session, whose id is always "stdio"
@@ -40,6 +41,9 @@ func (c *callers) of(ctx context.Context) *editor.Caller {
 		return cl
 	}
 	cl := editor.NewCaller(c.name(s))
+	if id != "" && c.srv != nil {
+		cl.ListsToolsets(toolsMoved(c.srv, id)) // toolsets.go
+	}
 	c.by[id] = cl
 	return cl
 }

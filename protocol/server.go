@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/editord/editord/editor"
@@ -42,8 +43,12 @@ func NewServer(svc *editor.Service, version string) *Server {
 			}
 		}
 	})
+	var self *Server
+	hooks.AddAfterListTools(func(ctx context.Context, _ any, req *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+		self.filterTools(ctx, req, res) // toolsets.go
+	})
 	s := server.NewMCPServer("editord", version,
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(true, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
@@ -51,13 +56,15 @@ func NewServer(svc *editor.Service, version string) *Server {
 		server.WithHooks(hooks),
 	)
 	h.srv = s
+	cs.srv = s
 	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
 		s.AddTool(Tool(f), handler(svc, f, cs))
 		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)
-	return &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
+	self = &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
+	return self
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record
