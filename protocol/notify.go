@@ -37,6 +37,8 @@ type hub struct {
 	settled map[string]time.Time // when a session's last POST ended
 	held    map[string][]heldNote
 	flushAt *time.Timer // armed while anything is held
+
+	listen *listeners // 2026-07-28 clients' subscriptions/listen streams (listen.go)
 }
 
 type heldNote struct {
@@ -45,7 +47,7 @@ type heldNote struct {
 }
 
 func newHub() *hub {
-	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{},
+	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{}, listen: newListeners(),
 		posts: map[string]int{}, settled: map[string]time.Time{}, held: map[string][]heldNote{}}
 }
 
@@ -180,6 +182,7 @@ func (h *hub) updated(ids []string, uri string) {
 
 // publish delivers a batch of journal events.
 func (h *hub) publish(evs []workspace.Event) {
+	h.listen.events(evs)
 	subscribed, eventful := h.targets(changesURI)
 	h.updated(subscribed, changesURI)
 	if len(eventful) == 0 {
@@ -213,6 +216,7 @@ func (h *hub) run(ctx context.Context, svc *editor.Service) {
 			last = now
 			subscribed, _ := h.targets(workspaceURI)
 			h.updated(subscribed, workspaceURI)
+			h.listen.updated(workspaceURI)
 		}
 	}
 }

@@ -35,6 +35,7 @@ func NewServer(svc *editor.Service, version string) *Server {
 	cs := newCallers()
 	stdio := make(chan server.ClientSession, 1)
 	hooks := h.hooks(cs)
+	h.listen.hooks(hooks) // listen.go
 	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) {
 		if sess.SessionID() == "stdio" {
 			select {
@@ -54,6 +55,8 @@ func NewServer(svc *editor.Service, version string) *Server {
 		server.WithRecovery(),
 		server.WithLogging(),
 		server.WithHooks(hooks),
+		// notifications/editor/changed for 2026-07-28 clients (listen.go).
+		server.WithExtensions(map[string]any{changesExtension: map[string]any{}}),
 	)
 	h.srv = s
 	cs.srv = s

@@ -73,9 +73,17 @@ func (s *Server) filterTools(ctx context.Context, req *mcp.ListToolsRequest, res
 	res.Tools = kept
 }
 
-// toolsMoved tells the client of session id that its tool list changed.
-func toolsMoved(srv *server.MCPServer, id string) func() {
+// toolsMoved tells the client of session sess that its tool list changed,
+// unless it listens on a 2026-07-28 subscriptions/listen stream that did
+// not ask for list changes (a notification there is opt-in; mcp-go treats
+// a session without such a stream as one of an earlier revision).
+func toolsMoved(srv *server.MCPServer, sess server.ClientSession) func() {
 	return func() {
-		srv.SendNotificationToSpecificClient(id, mcp.MethodNotificationToolsListChanged, nil)
+		if f, ok := sess.(server.SessionWithSubscriptionFilter); ok {
+			if filter, active := f.SubscriptionFilter(); active && !filter.ToolsListChanged {
+				return
+			}
+		}
+		srv.SendNotificationToSpecificClient(sess.SessionID(), mcp.MethodNotificationToolsListChanged, nil)
 	}
 }
