@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"unsafe"
 
@@ -103,6 +104,9 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 		MaxMatches:   max,
 		MaxFileBytes: s.cfg.Limits.MaxFileBytes,
 		PerFile:      perFile,
+		Progress: func(done, total int) {
+			ProgressFrom(ctx)(float64(done), float64(total), fmt.Sprintf("searched %d of %d files", done, total))
+		},
 	})
 	if err != nil {
 		return nil, err

@@ -214,7 +214,7 @@ func TestHandlerTextAndStructured(t *testing.T) {
 	}
 	defer svc.Close()
 	f, _ := editor.Lookup("editor::diff")
-	h := handler(svc, f, newCallers())
+	h := handler(svc, f, newCallers(), newTaskRuns())
 	res, err := h(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "editor_diff", Arguments: map[string]any{"before": "a<b\n", "after": "a&&b>c\n"}}})
 	if err != nil || res.IsError {
 		t.Fatalf("%v %+v", err, res)
@@ -269,7 +269,7 @@ func TestToolNamesInResults(t *testing.T) {
 	defer svc.Close()
 	call := func(id string, args map[string]any) (string, string) {
 		f, _ := editor.Lookup(id)
-		res, err := handler(svc, f, newCallers())(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolName(id), Arguments: args}})
+		res, err := handler(svc, f, newCallers(), newTaskRuns())(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolName(id), Arguments: args}})
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %+v", id, err, res)
 		}

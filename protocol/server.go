@@ -36,6 +36,8 @@ func NewServer(svc *editor.Service, version string) *Server {
 	stdio := make(chan server.ClientSession, 1)
 	hooks := h.hooks(cs)
 	h.listen.hooks(hooks) // listen.go
+	tr := newTaskRuns()
+	tr.hooks(hooks) // tasks.go
 	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) {
 		if sess.SessionID() == "stdio" {
 			select {
@@ -51,6 +53,7 @@ func NewServer(svc *editor.Service, version string) *Server {
 	s := server.NewMCPServer("editord", version,
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(true, false),
+		server.WithTaskCapabilities(true, true, true), // tasks.go
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithLogging(),
@@ -62,7 +65,7 @@ func NewServer(svc *editor.Service, version string) *Server {
 	cs.srv = s
 	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
-		s.AddTool(Tool(f), handler(svc, f, cs))
+		s.AddTool(Tool(f), handler(svc, f, cs, tr))
 		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)

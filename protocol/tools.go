@@ -54,13 +54,16 @@ func tool(f *editor.Function, lean bool) mcp.Tool {
 			IdempotentHint:  mcp.ToBoolPtr(a.Idempotent),
 			OpenWorldHint:   mcp.ToBoolPtr(a.OpenWorld),
 		},
-		Meta: &mcp.Meta{AdditionalFields: map[string]any{"function_id": f.ID}},
+		Meta:      &mcp.Meta{AdditionalFields: map[string]any{"function_id": f.ID}},
+		Execution: execution(f.ID), // tasks.go
 	}
 }
 
 // handler adapts a catalog function to an MCP tool handler.
-func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
+func handler(svc *editor.Service, f *editor.Function, cs *callers, tr *taskRuns) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, done := tr.detach(ctx, req) // tasks.go
+		defer done()
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
