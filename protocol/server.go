@@ -69,6 +69,7 @@ func NewServer(svc *editor.Service, version string) *Server {
 		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)
+	s.AddResources(appResources()...) // apps.go
 	self = &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
 	return self
 }

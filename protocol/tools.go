@@ -54,7 +54,7 @@ func tool(f *editor.Function, lean bool) mcp.Tool {
 			IdempotentHint:  mcp.ToBoolPtr(a.Idempotent),
 			OpenWorldHint:   mcp.ToBoolPtr(a.OpenWorld),
 		},
-		Meta:      &mcp.Meta{AdditionalFields: map[string]any{"function_id": f.ID}},
+		Meta:      toolMeta(f.ID),  // function_id, and the view of an MCP App (apps.go)
 		Execution: execution(f.ID), // tasks.go
 	}
 }
