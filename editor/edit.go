@@ -18,9 +18,9 @@ import (
 // re-check before the rename (save.go).
 
 type EditRequest struct {
-	Path            string     `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string     `json:"path" desc:"File path, root-relative or absolute."`
 	Edits           []TextEdit `json:"edits" desc:"Replacements, applied in order; all or nothing."`
-	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"Optional: the version you read; if the disk differs, conflict (nothing written)."`
+	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"The version you read; if the disk differs: conflict, nothing written."`
 	DryRun          bool       `json:"dry_run,omitempty" default:"false" desc:"Return the patch, write nothing."`
 }
 
@@ -51,7 +51,6 @@ func init() {
 			"edits apply in order, all or nothing; in a CRLF file \\n stands for \\r\\n. "+
 			"Copy old_text from editor::open's lines, without the number column. "+
 			"No match or several is an error naming the lines: re-read them, never rewrite the file from memory. "+
-			"Returns version, +/- and the patch. "+
 			"Example: {\"path\": \"a.go\", \"edits\": [{\"old_text\": \"x := 1\", \"new_text\": \"x := 2\"}]}.",
 		destructive, (*Service).Edit)
 }

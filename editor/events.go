@@ -12,7 +12,7 @@ import (
 
 type ChangesRequest struct {
 	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for the oldest event kept."`
-	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (default 100, up to 10,000); more counts the rest."`
+	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (up to 10,000); more counts the rest."`
 	Path  string `json:"path,omitempty" desc:"Only events at or under this path (moves from or to it too)."`
 }
 

@@ -34,8 +34,8 @@ func init() {
 	define("editor::find",
 		"Find files by approximate name, like go-to-file: {\"query\": \"usrctl\"} finds src/user_controller.go; "+
 			"matches in the file name rank first. "+
-			"Candidates: git's tracked and untracked, not ignored files (or a .gitignore-aware walk), "+
-			"without noise folders or denied paths. For contents use editor::search.",
+			"Candidates: git's files and untracked, not ignored ones (else a .gitignore-aware walk). "+
+			"For contents use editor::search.",
 		readOnly, (*Service).Find)
 }
 

@@ -43,7 +43,7 @@ type GitHunksRequest struct {
 	Paths        []string `json:"paths,omitempty" desc:"Without path: under these."`
 	Against      string   `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file."`
 	Rev          string   `json:"rev,omitempty" desc:"against rev: the revision."`
-	ContextLines *int     `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
+	ContextLines *int     `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk."`
 }
 
 type GitHunksResponse struct {
@@ -81,8 +81,7 @@ type GitShowResponse struct {
 
 func init() {
 	define("editor::git::status",
-		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change (renames included), shown like git status --porcelain. "+
-			"Outside a repository: not_a_repository.",
+		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change, like git status --porcelain.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
 		"A file's changes (patch, line ranges) against worktree, index, head, upstream or rev; "+

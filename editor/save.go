@@ -18,7 +18,7 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string  `json:"path" desc:"File path, root-relative or absolute."`
 	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
 	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a different disk version is a conflict."`
 	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
@@ -45,7 +45,7 @@ func init() {
 		"Write a whole file (prefer editor::edit to change one). "+
 			"Guard it: pass the version from editor::open (or the last save or edit) as expected_version; "+
 			"if the file changed since, nothing is written and the result is conflict: true with a conflict_patch (disk to yours): re-read, reconcile, retry; "+
-			"never force it. Without a guard only a new file is written (parents created). Binary content is refused.",
+			"never force it. Without a guard only a new file is written (parents created).",
 		destructive, (*Service).Save)
 }
 

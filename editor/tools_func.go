@@ -25,8 +25,8 @@ type ToolsResponse struct {
 
 func init() {
 	define("editor::tools",
-		"List the toolsets (git, workspace, text, turns, intel, run) beyond the core tools, and add some to your tool list with enable. "+
-			"Every function works by name even when not listed.",
+		"List the toolsets beyond the core tools (git, workspace, ...) and add some to your list with enable; "+
+			"every tool works by name, listed or not.",
 		readOnly, (*Service).Tools)
 }
 

@@ -31,10 +31,10 @@ type Toolset struct {
 
 // Toolsets are the groups, in the order editor::tools lists them.
 var Toolsets = []Toolset{
-	{"core", "Read, find, search and change files; what changed (editor::changes); git status, review (editor::git::hunks without path) and commit."},
+	{"core", "Read, find, search and change files (replace across files too); what changed (editor::changes); git status, review (editor::git::hunks without path) and commit."},
 	{"git", "The rest of git: log, blame, a file at a revision, branches, merge, restore, stash, fetch/pull/push, undo a commit."},
 	{"workspace", "The shared tabs and root: repoint the root, list or close tabs, an editor's drafts and focus (the person's page uses these)."},
-	{"text", "Replace search matches across files; diff two texts."},
+	{"text", "Diff two texts you pass."},
 	{"turns", "Turns: mark one, its history, revert it (a file or hunks of it)."},
 	{"intel", "Code intelligence from language servers: symbols, definition, references, hover, diagnostics, rename."},
 	{"run", "Run commands in a sandbox, and follow or stop them."},
@@ -56,6 +56,7 @@ var toolsetOf = map[string]string{
 	"editor::find":           "core",
 	"editor::search":         "core",
 	"editor::changes":        "core",
+	"editor::replace":        "core",
 	"editor::git::status":    "core",
 	"editor::git::hunks":     "core",
 	"editor::git::commit":    "core",
@@ -77,8 +78,7 @@ var toolsetOf = map[string]string{
 	"editor::buffers::close":   "workspace",
 	"editor::buffers::draft":   "workspace",
 
-	"editor::replace": "text",
-	"editor::diff":    "text",
+	"editor::diff": "text",
 
 	// CONTRACT §10's functions (editor/turns, editor/lsp, shell/sandbox).
 	"editor::turn":    "turns",

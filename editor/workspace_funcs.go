@@ -27,8 +27,8 @@ type WorkspaceOpenRequest struct {
 }
 
 type WorkspaceGetRequest struct {
-	Offset int `json:"offset,omitempty" default:"0" desc:"Skip this many buffers and expanded folders (paging)."`
-	Limit  int `json:"limit,omitempty" default:"100" desc:"At most this many buffers and this many expanded folders (default 100, at most 10,000)."`
+	Offset int `json:"offset,omitempty" default:"0" desc:"Paging: skip this many of each."`
+	Limit  int `json:"limit,omitempty" default:"100" desc:"Buffers and expanded folders at most (up to 10,000)."`
 }
 
 type BuffersListRequest struct {
