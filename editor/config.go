@@ -7,6 +7,13 @@ type Config struct {
 	Jail   JailConfig   `toml:"jail"`
 	Walk   WalkConfig   `toml:"walk"`
 	Editor EditorConfig `toml:"editor"`
+	Tools  ToolsConfig  `toml:"tools"`
+}
+
+// ToolsConfig shapes the MCP tool list (toolsets.go).
+type ToolsConfig struct {
+	// Toolsets every MCP client lists (core by default; "all" for every one).
+	Toolsets []string `toml:"toolsets"`
 }
 
 // EditorConfig tunes how writers of one file meet (merge.go, drafts.go).
@@ -81,6 +88,7 @@ func DefaultConfig() Config {
 			Noise: []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"},
 		},
 		Editor: EditorConfig{DraftConflict: DraftMerge},
+		Tools:  ToolsConfig{Toolsets: append([]string{}, DefaultToolsets...)},
 	}
 }
 

@@ -18,9 +18,9 @@ import (
 // re-check before the rename (save.go).
 
 type EditRequest struct {
-	Path            string     `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string     `json:"path" desc:"File path, root-relative or absolute."`
 	Edits           []TextEdit `json:"edits" desc:"Replacements, applied in order; all or nothing."`
-	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"Optional: the version you read; a later change is merged, or a conflict if it overlaps."`
+	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"The version you read: a later change is merged, or conflicts if it overlaps."`
 	DryRun          bool       `json:"dry_run,omitempty" default:"false" desc:"Return the patch, write nothing."`
 	Strict          bool       `json:"strict,omitempty" default:"false" desc:"No merge: any later change conflicts."`
 }

@@ -8,7 +8,7 @@ import (
 )
 
 type OpenRequest struct {
-	Path   string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path   string `json:"path" desc:"File path, root-relative or absolute."`
 	Offset int    `json:"offset,omitempty" desc:"First line to read, 1-based."`
 	Limit  int    `json:"limit,omitempty" desc:"Lines to read (default: to the end)."`
 	Tab    *bool  `json:"tab,omitempty" default:"true" desc:"false: read without adding a tab in the user's editor."`
@@ -34,7 +34,7 @@ type OpenResponse struct {
 
 func init() {
 	define("editor::open",
-		"Read a text file as numbered lines: all of it, or limit lines from offset (files up to max_read_bytes). "+
+		"Read a text file as numbered lines: all of it, or limit lines from offset. "+
 			"version is the whole file's: pass it as expected_version. Adds a tab in the user's editor unless tab: false. "+
 			"Example: {\"path\": \"a.go\", \"offset\": 120, \"limit\": 40, \"tab\": false}.",
 		readOnly, (*Service).Open)

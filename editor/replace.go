@@ -28,7 +28,7 @@ type ReplaceRequest struct {
 	IgnoreCase bool              `json:"ignore_case,omitempty" default:"false" desc:"As in editor::search."`
 	WholeWord  bool              `json:"whole_word,omitempty" default:"false" desc:"As in editor::search."`
 	With       string            `json:"with" desc:"Replacement; $1, ${name} insert groups unless literal."`
-	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run)."`
+	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run); default: every match."`
 	Write      map[string]string `json:"write,omitempty" desc:"Files to write: path to version from the dry run."`
 }
 
@@ -54,14 +54,18 @@ const replaceMaxFiles = 2000
 
 func init() {
 	define("editor::replace",
-		"Replace editor::search's matches (RE2) in files: first a dry run with paths, giving each file's version and patch; "+
-			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs.",
+		"Replace editor::search's matches in files (a rename): first a dry run (every matching file, or paths) giving each file's version and patch; "+
+			"then write {path: version}: a file changed since is a conflict, not written. Opens no tabs.",
 		destructive, (*Service).Replace)
 }
 
 func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceResponse, error) {
-	if (len(req.Paths) == 0) == (len(req.Write) == 0) {
-		return nil, invalid("pass paths (a dry run) or write (path to version from the dry run), one of them")
+	if len(req.Paths) > 0 && len(req.Write) > 0 {
+		return nil, invalid("pass paths (a dry run) or write (path to version from the dry run), not both")
+	}
+	if len(req.Paths) == 0 && len(req.Write) == 0 {
+		// A dry run of every file the pattern matches (replace_all.go).
+		return s.replaceEverywhere(ctx, req)
 	}
 	if n := len(req.Paths) + len(req.Write); n > replaceMaxFiles {
 		return nil, invalid("%d files in one call; the limit is %d", n, replaceMaxFiles)

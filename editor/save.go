@@ -18,7 +18,7 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string  `json:"path" desc:"File path, root-relative or absolute."`
 	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
 	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a later change is merged, or a conflict if it overlaps."`
 	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
@@ -45,9 +45,8 @@ type SaveResponse struct {
 func init() {
 	define("editor::save",
 		"Write a whole file (prefer editor::edit to change one). "+
-			"Guard it: pass the version from editor::open, save or edit as expected_version; "+
-			"if it changed since, changes that do not overlap merge (merged: true), others are conflict: true, nothing written: reconcile, retry; "+
-			"never force it. Without a guard only a new file is written. Binary content is refused.",
+			"Guard it with expected_version (from editor::open, save or edit): a later change that does not overlap is merged (merged: true); "+
+			"one that does is conflict: true, nothing written: reconcile, retry; never force it. Unguarded, only a new file is written.",
 		destructive, (*Service).Save)
 }
 

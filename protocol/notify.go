@@ -44,6 +44,8 @@ type hub struct {
 	streams map[string]int
 	waiting map[string][]heldNote
 	http    map[string]bool
+
+	listen *listeners // 2026-07-28 clients' subscriptions/listen streams (listen.go)
 }
 
 type heldNote struct {
@@ -58,7 +60,7 @@ const waitingNotes = 256
 
 func newHub() *hub {
 	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{},
-		streams: map[string]int{}, waiting: map[string][]heldNote{}, http: map[string]bool{}}
+		streams: map[string]int{}, waiting: map[string][]heldNote{}, http: map[string]bool{}, listen: newListeners()}
 }
 
 // streamOpened is called once a GET stream of session id has been
@@ -165,6 +167,7 @@ func (h *hub) updated(ids []string, uri string) {
 
 // publish delivers a batch of journal events.
 func (h *hub) publish(evs []workspace.Event) {
+	h.listen.events(evs)
 	subscribed, eventful := h.targets(changesURI)
 	h.updated(subscribed, changesURI)
 	if len(eventful) == 0 {
@@ -198,6 +201,7 @@ func (h *hub) run(ctx context.Context, svc *editor.Service) {
 			last = now
 			subscribed, _ := h.targets(workspaceURI)
 			h.updated(subscribed, workspaceURI)
+			h.listen.updated(workspaceURI)
 		}
 	}
 }

@@ -397,6 +397,9 @@ func searchFile(r *rend, f editor.SearchFile, gap bool) bool {
 
 func renderView(r *rend, v *editor.WorkspaceView) bool {
 	r.line("root: " + v.Root)
+	if v.You != "" {
+		r.line("you: " + v.You + " (the by of your writes in change events)")
+	}
 	if !renderTabs(r, v.Buffers, v.BuffersTotal) {
 		return true
 	}
@@ -417,7 +420,7 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 		}
 	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more", "you")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}

@@ -55,7 +55,7 @@ func loadConfig(path string) (editor.Config, string, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor]; see README.md)", abs, strings.Join(keys, ", "))
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools]; see README.md)", abs, strings.Join(keys, ", "))
 	}
 	if err := validate(cfg); err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
@@ -94,6 +94,9 @@ func validate(c editor.Config) error {
 		if !filepath.IsAbs(r) {
 			return fmt.Errorf("jail.roots entry %q must be an absolute path", r)
 		}
+	}
+	if _, err := editor.ParseToolsets(c.Tools.Toolsets); err != nil {
+		return fmt.Errorf("tools.toolsets: %s", shell.AsError(err, "").Message)
 	}
 	return nil
 }

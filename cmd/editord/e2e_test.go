@@ -150,7 +150,7 @@ func TestE2EToolsList(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"editor_open", "editor_save", "editor_workspace_get", "editor_tree", "editor_move", "editor_diff"} {
+	for _, want := range []string{"editor_open", "editor_save", "editor_workspace_get", "editor_tree", "editor_move", "editor_tools"} {
 		if !found[want] {
 			t.Errorf("tool %s not served", want)
 		}
