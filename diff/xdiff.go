@@ -1,4 +1,4 @@
-package gitops
+package diff
 
 import (
 	"bytes"
@@ -48,20 +48,23 @@ func (f *xfile) class(i int) int32 {
 	return f.ha[i]
 }
 
-// xchange is one hunk of a script: chg1 records of file 1 at i1 replaced
-// by chg2 records of file 2 at i2.
-type xchange struct{ i1, i2, chg1, chg2 int }
+// Change is one hunk of an edit script, named as git's xdchange_t: Chg1
+// records (lines) of the old text from record I1 (0-based) are replaced
+// by Chg2 records of the new text from record I2.
+type Change struct{ I1, I2, Chg1, Chg2 int }
 
-// splitRecords cuts data into lines, each keeping its "\n".
+// splitRecords cuts data into lines, each keeping its "\n". A record's
+// capacity ends with it, so that an append to one never writes into the
+// next (or into a string that data views).
 func splitRecords(data []byte) [][]byte {
 	out := make([][]byte, 0, bytes.Count(data, []byte{'\n'})+1)
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
-			out = append(out, data)
+			out = append(out, data[:len(data):len(data)])
 			break
 		}
-		out = append(out, data[:i+1])
+		out = append(out, data[:i+1:i+1])
 		data = data[i+1:]
 	}
 	return out
@@ -270,6 +273,21 @@ type xsearch struct {
 	base         int
 	mxcost       int
 	snake, heurM int
+	// budget bounds work (diagonals visited plus snake steps), 0 for
+	// none; over it the search gives up (see xsearchAll).
+	budget, work int
+}
+
+// overBudget is what split panics with when the work passes the budget;
+// xsearchAll recovers it.
+type overBudget struct{}
+
+// spend counts n steps of work against the budget.
+func (s *xsearch) spend(n int) {
+	s.work += n
+	if s.budget > 0 && s.work > s.budget {
+		panic(overBudget{})
+	}
 }
 
 const xlineMax = int(^uint(0) >> 1)
@@ -325,6 +343,7 @@ func (s *xsearch) split(off1, lim1, off2, lim2 int, needMin bool) xsplit {
 			if i1-prev > s.snake {
 				gotSnake = true
 			}
+			s.spend(1 + i1 - prev)
 			s.setf(d, i1)
 			if odd && bmin <= d && d <= bmax && s.kvb(d) <= i1 {
 				return xsplit{i1, i2, true, true}
@@ -358,6 +377,7 @@ func (s *xsearch) split(off1, lim1, off2, lim2 int, needMin bool) xsplit {
 			if prev-i1 > s.snake {
 				gotSnake = true
 			}
+			s.spend(1 + prev - i1)
 			s.setb(d, i1)
 			if !odd && fmin <= d && d <= fmax && i1 <= s.kvf(d) {
 				return xsplit{i1, i2, true, true}
@@ -470,13 +490,19 @@ func (s *xsearch) compare(off1, lim1, off2, lim2 int, needMin bool) {
 	}
 }
 
-// xdiffOptions are the few of git's diff options that change the result.
+// xdiffOptions are the few of git's diff options that change the result,
+// and a bound on the work.
 type xdiffOptions struct {
 	indentHeuristic bool
+	// budget, when not 0, bounds the search's work: past it, every line
+	// between the common ends is changed (one replacement). Git has no
+	// such bound; a patch for a person or a model needs one, since a
+	// rewritten file of a few megabytes costs git's search seconds.
+	budget int
 }
 
 // xdiff diffs two record lists and returns the hunks, in order.
-func xdiff(a, b [][]byte, opt xdiffOptions) []xchange {
+func xdiff(a, b [][]byte, opt xdiffOptions) []Change {
 	x1, x2 := xdiffFiles(a, b, opt)
 	return xbuildScript(x1, x2)
 }
@@ -484,25 +510,40 @@ func xdiff(a, b [][]byte, opt xdiffOptions) []xchange {
 // xdiffFiles runs the diff and leaves the changed marks in the files.
 func xdiffFiles(a, b [][]byte, opt xdiffOptions) (*xfile, *xfile) {
 	x1, x2 := xprepare(a, b)
-	xsearchAll(x1, x2)
+	xsearchAll(x1, x2, opt.budget)
 	xcompact(x1, x2, opt.indentHeuristic)
 	xcompact(x2, x1, opt.indentHeuristic)
 	return x1, x2
 }
 
 // xsearchAll marks the changed records among those xcleanup left for the
-// search, with git's cost limits.
-func xsearchAll(x1, x2 *xfile) {
+// search, with git's cost limits. With a budget (0: none) that the work
+// passes, it marks them all changed instead and reports false.
+func xsearchAll(x1, x2 *xfile, budget int) (ok bool) {
 	n1, n2 := len(x1.rindex), len(x2.rindex)
 	ndiags := n1 + n2 + 3
 	s := &xsearch{a: x1, b: x2, kf: make([]int, ndiags+1), kb: make([]int, ndiags+1), base: n2 + 1,
-		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256}
+		mxcost: max(bogosqrt(ndiags), 256), snake: 20, heurM: 256, budget: budget}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, over := r.(overBudget); !over {
+				panic(r)
+			}
+			for _, f := range []*xfile{x1, x2} {
+				for _, i := range f.rindex {
+					f.mark(i, true)
+				}
+			}
+			ok = false
+		}
+	}()
 	s.compare(0, n1, 0, n2, false)
+	return true
 }
 
 // xbuildScript collects the changed groups into hunks.
-func xbuildScript(x1, x2 *xfile) []xchange {
-	var rev []xchange
+func xbuildScript(x1, x2 *xfile) []Change {
+	var rev []Change
 	for i1, i2 := x1.nrec, x2.nrec; i1 >= 0 && i2 >= 0; i1, i2 = i1-1, i2-1 {
 		if x1.chg[i1] || x2.chg[i2] { // chg[i] is record i-1
 			l1, l2 := i1, i2
@@ -512,10 +553,10 @@ func xbuildScript(x1, x2 *xfile) []xchange {
 			for x2.chg[i2] {
 				i2--
 			}
-			rev = append(rev, xchange{i1: i1, i2: i2, chg1: l1 - i1, chg2: l2 - i2})
+			rev = append(rev, Change{I1: i1, I2: i2, Chg1: l1 - i1, Chg2: l2 - i2})
 		}
 	}
-	out := make([]xchange, len(rev))
+	out := make([]Change, len(rev))
 	for i := range rev {
 		out[i] = rev[len(rev)-1-i]
 	}
@@ -716,6 +757,11 @@ func measureSplit(f *xfile, split int) splitMeasure {
 			break
 		}
 	}
+	// A scan that ran off a window's cut (indent still -1) measured less
+	// than the whole file holds.
+	if m.preIndent == -1 && f.cutStart || (m.postIndent == -1 || m.eof) && f.cutEnd {
+		f.edge = true
+	}
 	return m
 }
 
@@ -777,7 +823,8 @@ func (s splitScore) cmp(o splitScore) int {
 // records removed and added by the diff xdiff would make, without making
 // it. The common leading and trailing lines are found on the bytes and
 // never split; they still count as matches where git's cleanup looks.
-func xcountChanges(a, b []byte) (removed, added int) {
+// budget is xdiffOptions.budget.
+func xcountChanges(a, b []byte, budget int) (removed, added int) {
 	if bytes.Equal(a, b) {
 		return 0, 0
 	}
@@ -795,7 +842,7 @@ func xcountChanges(a, b []byte) (removed, added int) {
 	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
 		countShared(cl, nclass, [][]byte{prefix, suffix}, cnt1, cnt2)
 	})
-	xsearchAll(x1, x2)
+	xsearchAll(x1, x2, budget)
 	for i := range mid1 {
 		if x1.changed(i) {
 			removed++
@@ -819,43 +866,85 @@ func countRecords(data []byte) int {
 	return n
 }
 
-// sameRun says mine's lines [c, c+n) are theirs' lines [p, p+n).
-type sameRun struct{ c, p, n int }
-
 // sames lists the unchanged stretches of a script between files of n1 and
 // n2 records.
-func sames(script []xchange, n2 int) []sameRun {
-	var out []sameRun
+func sames(script []Change, n2 int) []Run {
+	var out []Run
 	ci, pi := 0, 0
 	for _, ch := range script {
-		if ch.i2 > ci {
-			out = append(out, sameRun{ci, pi, ch.i2 - ci})
+		if ch.I2 > ci {
+			out = append(out, Run{ci, pi, ch.I2 - ci})
 		}
-		ci, pi = ch.i2+ch.chg2, ch.i1+ch.chg1
+		ci, pi = ch.I2+ch.Chg2, ch.I1+ch.Chg1
 	}
 	if n2 > ci {
-		out = append(out, sameRun{ci, pi, n2 - ci})
+		out = append(out, Run{ci, pi, n2 - ci})
 	}
 	return out
 }
 
 // xsames is sames(xdiff(theirs, mine)) for two versions of a file, for
-// blame, without splitting the lines both versions share at their start
-// and end: only those between, and a margin on each side for the sliding
-// of changed groups, are split. When a group slides to the edge of the
-// margin, the whole files are diffed instead, so the answer is always
-// the whole diff's.
-func xsames(theirs, mine []byte) ([]sameRun, int) {
+// blame, from xwindowed's diff when it can tell.
+func xsames(theirs, mine []byte) ([]Run, int) {
 	nMine := countRecords(mine)
 	if bytes.Equal(theirs, mine) {
 		if nMine == 0 {
 			return nil, 0
 		}
-		return []sameRun{{0, 0, nMine}}, nMine
+		return []Run{{0, 0, nMine}}, nMine
 	}
-	a, b := theirs, mine
-	p, sfx := commonLineEnds(a, b)
-	const margin = 32
+	p, sfx := commonLineEnds(theirs, mine)
+	w, script, ok := xwindowed(theirs, mine, p, sfx, slideMargin, 0, xdiffOptions{})
+	if !ok {
+		return sames(xdiff(splitRecords(theirs), splitRecords(mine), xdiffOptions{}), nMine), nMine
+	}
+	var out []Run
+	if w.base > 0 {
+		out = append(out, Run{0, 0, w.base})
+	}
+	for _, r := range sames(script, len(w.b)) {
+		r.New += w.base
+		r.Old += w.base
+		if k := len(out) - 1; k >= 0 && out[k].New+out[k].N == r.New && out[k].Old+out[k].N == r.Old {
+			out[k].N += r.N
+			continue
+		}
+		out = append(out, r)
+	}
+	if rest := nMine - w.base - len(w.b); rest > 0 {
+		c, p := w.base+len(w.b), w.base+len(w.a)
+		if k := len(out) - 1; k >= 0 && out[k].New+out[k].N == c && out[k].Old+out[k].N == p {
+			out[k].N += rest
+		} else {
+			out = append(out, Run{c, p, rest})
+		}
+	}
+	return out, nMine
+}
+
+// slideMargin is how many shared lines a windowed diff keeps on each side
+// of the lines that differ, for changed groups to slide into.
+const slideMargin = 32
+
+// xwindow is the part of two texts a windowed diff split into records:
+// a's and b's, each starting at line base (the lines before are the same
+// in both).
+type xwindow struct {
+	a, b [][]byte
+	base int
+}
+
+// xwindowed diffs two different texts as xdiff diffs them whole, without
+// splitting the lines they share at their start and end: only those
+// between, and margin lines on each side for the sliding of changed
+// groups, are split (a one-line change to a big file costs little more
+// than comparing its bytes). The lines outside still count where git's
+// cleanup counts matches. It reports false when a changed group slid to
+// the edge of the margin, the indent heuristic looked past it, or a change
+// ends nearer than ctx lines to it: only the whole texts then give git's
+// answer and its context.
+// p and sfx are commonLineEnds(a, b).
+func xwindowed(a, b []byte, p, sfx, margin, ctx int, opt xdiffOptions) (w xwindow, script []Change, ok bool) {
 	// The window starts margin lines before the first difference.
 	ws := p
 	pre := 0
@@ -878,46 +967,31 @@ func xsames(theirs, mine []byte) ([]sameRun, int) {
 	}
 	wa := splitRecords(a[ws : len(a)-sfx+we])
 	wb := splitRecords(b[ws : len(b)-sfx+we])
-	shared := bytes.Count(a[:ws], []byte{'\n'}) // lines before the window, in both
 	outside := [][]byte{a[:ws], suffix[we:]}
-	n1, n2 := countRecords(a), nMine
 	cl := newClassifier(len(wa) + len(wb))
 	x1, x2 := newXfile(wa, cl, pre, len(wa)-post-1), newXfile(wb, cl, pre, len(wb)-post-1)
+	cutStart, cutEnd := ws > 0, len(suffix)-we > 0
 	for _, f := range []*xfile{x1, x2} {
-		f.cutStart, f.cutEnd = ws > 0, len(suffix)-we > 0
+		f.cutStart, f.cutEnd = cutStart, cutEnd
 	}
 	nclass := len(cl.reps)
-	xcleanupWith(x1, x2, nclass, n1, n2, func(cnt1, cnt2 []int) {
+	xcleanupWith(x1, x2, nclass, countRecords(a), countRecords(b), func(cnt1, cnt2 []int) {
 		countShared(cl, nclass, outside, cnt1, cnt2)
 	})
-	xsearchAll(x1, x2)
-	xcompact(x1, x2, false)
-	xcompact(x2, x1, false)
+	xsearchAll(x1, x2, opt.budget)
+	xcompact(x1, x2, opt.indentHeuristic)
+	xcompact(x2, x1, opt.indentHeuristic)
 	if x1.edge || x2.edge {
-		return sames(xdiff(splitRecords(theirs), splitRecords(mine), xdiffOptions{}), nMine), nMine
+		return xwindow{}, nil, false
 	}
-	var out []sameRun
-	if shared > 0 {
-		out = append(out, sameRun{0, 0, shared})
-	}
-	for _, r := range sames(xbuildScript(x1, x2), len(wb)) {
-		r.c += shared
-		r.p += shared
-		if k := len(out) - 1; k >= 0 && out[k].c+out[k].n == r.c && out[k].p+out[k].n == r.p {
-			out[k].n += r.n
-			continue
-		}
-		out = append(out, r)
-	}
-	if rest := nMine - shared - len(wb); rest > 0 {
-		c, p := shared+len(wb), shared+len(wa)
-		if k := len(out) - 1; k >= 0 && out[k].c+out[k].n == c && out[k].p+out[k].n == p {
-			out[k].n += rest
-		} else {
-			out = append(out, sameRun{c, p, rest})
+	script = xbuildScript(x1, x2)
+	if n := len(script); n > 0 {
+		first, last := script[0], script[n-1]
+		if cutStart && first.I1 < ctx || cutEnd && len(wa)-(last.I1+last.Chg1) < ctx {
+			return xwindow{}, nil, false
 		}
 	}
-	return out, nMine
+	return xwindow{a: wa, b: wb, base: bytes.Count(a[:ws], []byte{'\n'})}, script, true
 }
 
 // commonLineEnds is the byte lengths of the longest common prefix and

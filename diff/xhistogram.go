@@ -1,4 +1,4 @@
-package gitops
+package diff
 
 // The histogram diff of git's xdiff (the algorithm git merge, git pull and
 // git stash apply use for content merges): find the longest run of
