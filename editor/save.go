@@ -291,7 +291,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	}
 	sv.version = <-hashed
 	if preparedHook != nil {
-		preparedHook()
+		preparedHook(sv)
 	}
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
@@ -333,7 +333,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 // preparedHook runs in a save between writing its content beside the
 // file and taking the locks; tests use it to change the file there.
-var preparedHook func()
+var preparedHook func(*saving)
 
 // slippedInHook runs in a save's last check, just before the rename; tests
 // use it to make another writer land there.

@@ -40,6 +40,8 @@ type Service struct {
 	versions versionMemo
 	// calls counts the calls in progress (calls.go).
 	calls callCount
+	// quiesced counts the watcher's waits for our writes (writing.go).
+	quiesced quiesceSeen
 }
 
 // New opens the jail and the state dir.

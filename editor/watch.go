@@ -92,6 +92,9 @@ type watchState struct {
 	// fully decided (tests, watch_fence.go).
 	fence                      string
 	fenceFlushed, fenceSettled uint64
+	// lost counts the elections this process tried and lost (tests wait
+	// on it to know it tried).
+	lost uint64
 }
 
 func (ws *watchState) set(st WatcherStatus) {
@@ -176,6 +179,11 @@ func (s *Service) electWatcher(ctx context.Context) (release func(), err error) 
 	warned := false
 	for {
 		release, ok, err := s.store.TryElect(workspace.WatcherElection)
+		if !ok {
+			s.watch.mu.Lock()
+			s.watch.lost++
+			s.watch.mu.Unlock()
+		}
 		switch {
 		case ok:
 			return release, nil

@@ -36,6 +36,14 @@ func (s *Service) watchFences() (flushed, settled uint64) {
 	return s.watch.fenceFlushed, s.watch.fenceSettled
 }
 
+// watchElectionsLost reports how many times the watcher of s tried the
+// election and lost it.
+func (s *Service) watchElectionsLost() uint64 {
+	s.watch.mu.Lock()
+	defer s.watch.mu.Unlock()
+	return s.watch.lost
+}
+
 // isFence reports whether rel is a fence of this session.
 func (ses *watchSession) isFence(rel string) bool {
 	return ses.fence != "" && !strings.Contains(rel, "/") && strings.HasPrefix(path.Base(rel), ses.fence)

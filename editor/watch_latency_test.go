@@ -73,8 +73,16 @@ func BenchmarkWatchLatency(b *testing.B) {
 			stop()
 			wg.Wait()
 
-			// Every save of ours is journaled by editor::save only.
-			time.Sleep(twQuiet)
+			// Every save of ours is journaled by editor::save only. A
+			// last external write is decided after every change seen
+			// before it, so once it is reported the journal is complete.
+			end := twCursor(b, e.s)
+			twWriteRaw(b, e.abs("ext.txt"), "end\n")
+			for start := time.Now(); !twSeen(b, e.s, end, "ext.txt", Version([]byte("end\n"))); time.Sleep(time.Millisecond) {
+				if time.Since(start) > twPatience {
+					b.Fatal("the last external write was never reported")
+				}
+			}
 			for _, ev := range twSince(b, e.s, first) {
 				if ev.Cause == "external" && ev.Path != "ext.txt" {
 					b.Errorf("our own save reported as external: %s", twFmt([]workspace.Event{ev}))

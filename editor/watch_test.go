@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,11 +22,6 @@ import (
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
-
-// twQuiet is how long a test waits after the expected events for an extra
-// (duplicate) one when another process runs the watcher (twWait): longer
-// than the watcher's batching, with room for a loaded machine.
-const twQuiet = watchQuiet + 300*time.Millisecond
 
 // twPatience bounds every wait for the watcher: far more than it needs
 // on an idle machine, so that only a real failure runs into it.
@@ -112,11 +108,15 @@ func twFlush(t testing.TB, s *Service) {
 // holds all that the watcher will ever report of them.
 func twSettle(t testing.TB, s *Service) {
 	t.Helper()
-	_, before := s.watchFences()
+	// Fences are flushed in order, and every fence a test wrote before
+	// this one was flushed before it returned (twFlush) or settled
+	// (twSettle): this one is the next. Settled counts up to the last
+	// fence whose changes are all decided, which may be an earlier one.
+	flushed, _ := s.watchFences()
 	twFenceWrite(t, s)
 	deadline := time.Now().Add(twPatience)
 	for {
-		if _, settled := s.watchFences(); settled > before {
+		if _, settled := s.watchFences(); settled > flushed {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -124,6 +124,31 @@ func twSettle(t testing.TB, s *Service) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// twUntil waits until cond holds, failing the test after twPatience.
+func twUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(twPatience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", twPatience, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// twLoses waits until s's watcher has tried the election n more times
+// and lost each, and fails if it was elected meanwhile.
+func twLoses(t testing.TB, s *Service, n uint64) {
+	t.Helper()
+	base := s.watchElectionsLost()
+	twUntil(t, fmt.Sprintf("%d lost elections", n), func() bool {
+		if s.WatcherStatus().Elected {
+			t.Fatal("two watchers elected on one state dir")
+		}
+		return s.watchElectionsLost() >= base+n
+	})
 }
 
 // twReady waits until s runs the watcher on root.
@@ -174,35 +199,41 @@ func twSince(t testing.TB, s *Service, cursor string) []workspace.Event {
 }
 
 // twWait returns every event after cursor once the changes made so far
-// are decided, and fails unless they include one per want entry ("kind
-// path"). When s runs the watcher that is twSettle; when another process
-// does (started with the fence too), its fence is written and the events
-// are polled for, then a quiet period lets stragglers come.
+// are decided (twSettle: s runs the watcher), and fails unless they
+// include one per want entry ("kind path").
 func twWait(t testing.TB, s *Service, cursor string, want ...string) []workspace.Event {
 	t.Helper()
+	if !s.WatcherStatus().Elected {
+		t.Fatal("twWait needs the watcher in this process; another process's is waited for with twWaitRemote")
+	}
 	start := time.Now()
-	if s.WatcherStatus().Elected {
-		twSettle(t, s)
-		evs := twSince(t, s, cursor)
-		if !twHasAll(evs, want) {
-			t.Fatalf("want events %v; have %s", want, twFmt(evs))
-		}
-		t.Logf("events %v decided in %v", want, time.Since(start).Round(time.Millisecond))
-		return evs
+	twSettle(t, s)
+	evs := twSince(t, s, cursor)
+	if !twHasAll(evs, want) {
+		t.Fatalf("want events %v; have %s", want, twFmt(evs))
 	}
+	t.Logf("events %v decided in %v", want, time.Since(start).Round(time.Millisecond))
+	return evs
+}
+
+// twWaitRemote is twWait when another process runs the watcher (started
+// with the fence too): settled hears of each fence it settles.
+func twWaitRemote(t testing.TB, s *Service, settled <-chan uint64, cursor string, want ...string) []workspace.Event {
+	t.Helper()
 	twFenceWrite(t, s)
-	for {
-		evs := twSince(t, s, cursor)
-		if twHasAll(evs, want) {
-			t.Logf("events %v arrived in %v", want, time.Since(start).Round(time.Millisecond))
-			time.Sleep(twQuiet)
-			return twSince(t, s, cursor)
+	select {
+	case _, ok := <-settled:
+		if !ok {
+			t.Fatal("the watcher's process ended before it settled the fence")
 		}
-		if time.Since(start) > twPatience {
-			t.Fatalf("after %v, want events %v; have %s", twPatience, want, twFmt(evs))
-		}
-		time.Sleep(10 * time.Millisecond)
+	case <-time.After(twPatience):
+		t.Fatalf("the other process's watcher did not settle its fence within %v", twPatience)
 	}
+	evs := twSince(t, s, cursor)
+	if !twHasAll(evs, want) {
+		t.Fatalf("want events %v; have %s", want, twFmt(evs))
+	}
+	return evs
 }
 
 func twHasAll(evs []workspace.Event, want []string) bool {
@@ -665,12 +696,7 @@ func TestWatchElection(t *testing.T) {
 	stopA := twStart(t, a)
 	twReady(t, a, e.root)
 	twStart(t, b)
-	for range 20 {
-		if b.WatcherStatus().Elected {
-			t.Fatal("two watchers elected on one state dir")
-		}
-		time.Sleep(15 * time.Millisecond)
-	}
+	twLoses(t, b, 2)
 	cur := twCursor(t, a)
 	twWriteRaw(t, e.abs("f.txt"), "2\n")
 	twExactly(t, twWait(t, a, cur, "modified f.txt"), "modified f.txt external")
@@ -691,7 +717,7 @@ const twHelperEnv = "EDITORD_TW_WATCH_HELPER"
 
 // TestTWWatchHelperProcess is not a test: it is a child process for
 // TestWatchKill9Handover that runs a Service with its watcher and reports
-// when it is elected.
+// when it is elected ("ELECTED"), then each fence it settles ("SETTLED n").
 func TestTWWatchHelperProcess(t *testing.T) {
 	if os.Getenv(twHelperEnv) == "" {
 		t.Skip("helper process only")
@@ -707,7 +733,13 @@ func TestTWWatchHelperProcess(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	fmt.Println("ELECTED")
-	time.Sleep(time.Minute) // until killed
+	var last uint64
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) { // until killed
+		if _, settled := s.watchFences(); settled > last {
+			last = settled
+			fmt.Println("SETTLED", settled)
+		}
+	}
 	os.Exit(3)
 }
 
@@ -739,12 +771,18 @@ func TestWatchKill9Handover(t *testing.T) {
 		}
 	}()
 	line := make(chan string, 1)
+	settled := make(chan uint64, 16)
 	go func() {
+		defer close(settled)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "ELECTED") || strings.HasPrefix(sc.Text(), "ERR") {
-				line <- sc.Text()
-				return
+			text := sc.Text()
+			if n, ok := strings.CutPrefix(text, "SETTLED "); ok {
+				if v, err := strconv.ParseUint(n, 10, 64); err == nil {
+					settled <- v
+				}
+			} else if strings.HasPrefix(text, "ELECTED") || strings.HasPrefix(text, "ERR") {
+				line <- text
 			}
 		}
 		close(line)
@@ -758,14 +796,11 @@ func TestWatchKill9Handover(t *testing.T) {
 		t.Fatal("helper never elected")
 	}
 	twStart(t, e.s)
-	time.Sleep(300 * time.Millisecond)
-	if e.s.WatcherStatus().Elected {
-		t.Fatal("elected while the helper holds the watcher")
-	}
+	twLoses(t, e.s, 2) // not elected while the helper holds the watcher
 	// The helper reports external writes into the shared journal.
 	cur := twCursor(t, e.s)
 	twWriteRaw(t, e.abs("f.txt"), "2\n")
-	twExactly(t, twWait(t, e.s, cur, "modified f.txt"), "modified f.txt external")
+	twExactly(t, twWaitRemote(t, e.s, settled, cur, "modified f.txt"), "modified f.txt external")
 
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

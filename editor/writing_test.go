@@ -38,7 +38,10 @@ func TestWatchSlowOwnWrite(t *testing.T) {
 	// while we write, however long that takes (the watcher used to give a
 	// write of ours a grace period).
 	twFlush(t, e.s)
-	time.Sleep(watchQuiet + 300*time.Millisecond)
+	// Until the watcher has waited for it through a round with the gate
+	// open and one with it shut, far past any grace period.
+	base := e.s.quiesced.ranOut.Load()
+	twUntil(t, "two rounds of waiting for our write", func() bool { return e.s.quiesced.ranOut.Load() >= base+2 })
 	if evs := twSince(t, e.s, cur); len(evs) != 0 {
 		done()
 		t.Fatalf("decided while a write of ours was in flight:%s", twFmt(evs))
@@ -72,8 +75,9 @@ func TestWritingShared(t *testing.T) {
 	// The watcher waits for d1; a new write meanwhile is held back at the
 	// gate for a bounded time at most (quiesceGate, doubling), not until
 	// d1 ends.
+	shut := e.s.quiesced.gateShut.Load()
 	quiet := twAsync(func() error { return e.s.quiesce(ctx) })
-	time.Sleep(quiesceTry + 20*time.Millisecond) // the gate is shut now
+	twUntil(t, "the watcher to shut the gate", func() bool { return e.s.quiesced.gateShut.Load() > shut })
 	twWithin(t, "a write while the watcher waits for another one", twAsync(write))
 	select {
 	case err := <-quiet:
@@ -176,7 +180,7 @@ func TestWatchOwnWritesUnderLoad(t *testing.T) {
 		name := fmt.Sprintf("ext%d.txt", i)
 		twWriteRaw(t, e.abs(name), "external\n")
 		want = append(want, "created "+name)
-		time.Sleep(50 * time.Millisecond)
+		twFlush(t, e.s) // one batch each, while the savers are busy
 	}
 	// The external writes are reported while the savers are still busy.
 	twWait(t, e.s, cur, want...)
