@@ -73,7 +73,7 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 			resp, err := h(s, ctx, req)
 			if err == nil && resp != nil && rootAt != nil {
 				// The response names the root it used: a caller that had
-				// seen none has now (writing.go's writeRoot).
+				// seen none has now (paths.go's writeRoot).
 				CallerFrom(ctx).meetRoot(reflect.ValueOf(resp).Elem().FieldByIndex(rootAt).String())
 			}
 			return resp, err

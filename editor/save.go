@@ -99,7 +99,7 @@ const folderLockWait = 10 * time.Second
 // A file that does not exist yet is locked by its nearest existing
 // folder; its creation is exclusive anyway (link(2)). A folder that cannot
 // be opened (no read permission) leaves only the state dir's lock.
-// Lock order (writing.go): writes, the state dir's save lock, the folder,
+// Lock order (writes_lock.go): writes, the state dir's save lock, the folder,
 // then the record.
 func (s *Service) lockSave(ctx context.Context, l loc) (unlockDir, unlockState func(), err error) {
 	real := s.realTarget(l)
@@ -154,7 +154,7 @@ func (f *fileLock) unlock() {
 
 // lockFile takes what a write of l holds from its first look at the disk
 // to its journaled event: the shared writes lock, then l's save lock
-// (writing.go's lock order). editor::save and editor::edit both take it,
+// (writes_lock.go's lock order). editor::save and editor::edit both take it,
 // so they exclude each other on one file across every process.
 func (s *Service) lockFile(ctx context.Context, l loc) (*fileLock, error) {
 	done, err := s.writing(ctx)

@@ -38,9 +38,9 @@ type Service struct {
 	// versions spares hashing a large file this process knows
 	// (version_memo.go).
 	versions versionMemo
-	// calls counts the calls in progress (calls.go).
+	// calls counts the calls in progress (calls_inflight.go).
 	calls callCount
-	// quiesced counts the watcher's waits for our writes (writing.go).
+	// quiesced counts the watcher's waits for our writes (writes_lock.go).
 	quiesced quiesceSeen
 }
 

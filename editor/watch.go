@@ -16,7 +16,7 @@ package editor
 // rename. Writes this service made itself are journaled by the function
 // that made them (editor::save, ...); the watcher reads the journal and
 // drops the filesystem echo of those, so no write is reported twice. The
-// writes lock (writing.go) tells it when the journal is conclusive.
+// writes lock (writes_lock.go) tells it when the journal is conclusive.
 //
 // This file holds the election loop, the status and the tunables; the
 // parts of one watched root are in watch_*.go:
@@ -31,7 +31,7 @@ package editor
 //	watch_cache.go     the content of open buffers, versions reported
 //	watch_report.go    the external events
 //
-// writing.go holds the writes lock that every write of this service
+// writes_lock.go holds the writes lock that every write of this service
 // takes, which watch_decide.go relies on.
 
 import (
@@ -50,7 +50,7 @@ const (
 	// watchMaxDelay: ...or at the latest this long after its first event,
 	// so a file written without pause is still reported.
 	watchMaxDelay = 400 * time.Millisecond
-	// watchFinishWait bounds the wait for the writes lock (writing.go)
+	// watchFinishWait bounds the wait for the writes lock (writes_lock.go)
 	// when a session ends with changes still undecided.
 	watchFinishWait = 2 * time.Second
 	// ownKeep is how long a journal event of ours is kept for matching,

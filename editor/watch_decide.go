@@ -2,7 +2,7 @@ package editor
 
 // Deciding whether a classified change is ours or external. A change the
 // journal already explains is dropped at once. The others wait until the
-// writes lock (writing.go) has been taken after they were seen, which
+// writes lock (writes_lock.go) has been taken after they were seen, which
 // makes the journal conclusive for them; they are then matched once more,
 // and what is still unexplained is reported. The wait runs on its own
 // goroutine, so the event loop goes on batching meanwhile, and changes

@@ -1,6 +1,6 @@
 package editor
 
-// Tests of the writes lock (writing.go): the watcher tells our writes from
+// Tests of the writes lock (writes_lock.go): the watcher tells our writes from
 // external ones by the lock, not by how soon the journal event follows.
 
 import (
