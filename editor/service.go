@@ -1,7 +1,3 @@
-// Package editor is the service: one method per function of the catalog,
-// the save guard, versions, and the request/response types whose json and
-// desc tags are the contract every surface is generated from. It performs
-// no I/O itself: files go through shell, shared state through workspace.
 package editor
 
 import (
