@@ -1,6 +1,6 @@
 package editor
 
-// The save guard (CONTRACT.md §3) and open's refusals: every row of the
+// The save guard (docs/contract.md §3) and open's refusals: every row of the
 // guard matrix, truncation, binary content, byte-exact round trips, modes,
 // symlinks, and the cross-process races.
 

@@ -1,7 +1,7 @@
 package editor
 
 // The filesystem watcher: writes made by other programs inside the active
-// root become editor::changed events with cause "external" (CONTRACT.md §5).
+// root become editor::changed events with cause "external" (docs/contract.md §5).
 //
 // One process per state dir runs it, elected with a lock file in the state
 // dir (workspace.Store.Elect); the others wait and take over when the

@@ -18,7 +18,7 @@ import (
 const changedMethod = "notifications/editor/changed"
 
 // eventsSince is the first protocol version whose clients get
-// notifications/editor/changed (CONTRACT.md §5).
+// notifications/editor/changed (docs/contract.md §5).
 const eventsSince = "2025-11-25"
 
 // hub knows which connected session wants which notification and fans
@@ -58,7 +58,7 @@ const holdAfterPost = 20 * time.Millisecond
 // session's notifications to whichever of its streams reads first: the
 // standalone GET stream, or the forwarder of a POST in progress, and a
 // forwarder whose POST is ending drops what it takes. Every client must
-// get every event (CONTRACT §5), so while a session has a POST in
+// get every event (docs/contract.md §5), so while a session has a POST in
 // progress, and for a moment after, its notifications are held and then
 // sent, in order, for the GET stream to carry (flush, on a timer armed
 // only while something is held).

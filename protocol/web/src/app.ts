@@ -16,7 +16,7 @@ export interface App {
   touched(path: string, docChanged: boolean): void;
 }
 
-/** Results of the tools the page calls (CONTRACT §4, §9). */
+/** Results of the tools the page calls (docs/contract.md §4, §9). */
 export interface OpenResult {
   path: string;
   content: string;

@@ -23,7 +23,7 @@ export interface ChangeEvent {
   truncated?: boolean;
 }
 
-/** A refusal from a tool: CONTRACT §1's {code, message, path}. */
+/** A refusal from a tool: docs/contract.md §1's {code, message, path}. */
 export class ToolError extends Error {
   constructor(readonly code: string, message: string, readonly path?: string) {
     super(message);
