@@ -64,9 +64,11 @@ stress:
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
 
-# Regenerate the golden tool schemas after changing a request or response type.
+# Regenerate the golden tool schemas after changing a request or response
+# type, then the page's wire types from them (protocol/web/src/wire.ts).
 schemas:
-	$(GO) test ./protocol -run TestGoldenSchemas -update
+	$(GO) test ./protocol -run '^TestGoldenSchemas$$' -update
+	$(GO) test ./protocol -run '^TestPageWireTypes$$' -update
 
 vet:
 	$(GO) vet ./...

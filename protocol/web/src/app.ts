@@ -16,32 +16,5 @@ export interface App {
   touched(path: string, docChanged: boolean): void;
 }
 
-/** Results of the tools the page calls (docs/contract.md §4, §9). */
-export interface OpenResult {
-  path: string;
-  content: string;
-  language: string;
-  size: number;
-  mtime: number;
-  version: string;
-  truncated: boolean;
-  eol: "lf" | "crlf" | "mixed" | "none";
-}
-
-export interface SaveResult {
-  path: string;
-  saved: boolean;
-  conflict: boolean;
-  created: boolean;
-  version: string;
-  mtime: number;
-  disk_version?: string;
-}
-
-export interface DraftResult {
-  path: string;
-  dirty: boolean;
-  draft_base?: string;
-  by?: string;
-  content?: string;
-}
+/** Results of the tools the page calls (docs/contract.md §4, §9; wire.ts). */
+export type { OpenResult, SaveResult, BuffersDraftResult as DraftResult } from "./wire";

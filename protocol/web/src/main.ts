@@ -13,6 +13,7 @@ import { list, relistParent, resync } from "./sync";
 import { forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
 import { Dialogs } from "./views/dialog";
+import { mergeDialog } from "./views/merge";
 import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
 import { tabsView } from "./views/tabs";
@@ -108,7 +109,7 @@ function start(): void {
     dialogs,
     touched: () => scheduleFocus(app),
   } satisfies App);
-  dialogs.app = app;
+  dialogs.onMerge = (tab) => mergeDialog(app, dialogs, tab);
   const panels = sideView(side, app);
   treeView(panels.files, app);
   searchPanel(panels.search, app);

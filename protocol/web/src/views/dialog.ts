@@ -2,10 +2,8 @@
 // the merge view. One at a time; Escape cancels; Tab stays inside (the page
 // behind is inert); focus returns to where it was.
 
-import type { App } from "../app";
 import { h, refind } from "../dom";
 import type { Tab } from "../model";
-import { mergeDialog } from "./merge";
 
 let seq = 0;
 
@@ -16,7 +14,9 @@ function focusables(root: HTMLElement): HTMLElement[] {
 }
 
 export class Dialogs {
-  app!: App;
+  /** Opens the merge view of a tab (views/merge.ts), set by main.ts: the
+   * merge view saves through the page's actions, which use the dialogs. */
+  onMerge: (tab: Tab) => void = () => {};
   private current: { close(): void } | null = null;
 
   constructor(private host: HTMLElement) {}
@@ -110,6 +110,6 @@ export class Dialogs {
   }
 
   merge(tab: Tab): void {
-    mergeDialog(this.app, this, tab);
+    this.onMerge(tab);
   }
 }
