@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+
+	"github.com/editord/editord/editor/wire"
 )
 
 // Function is one entry of the catalog: everything any surface (MCP tools,
@@ -92,7 +94,7 @@ func rootField(t reflect.Type) []int {
 		return nil
 	}
 	for _, f := range reflect.VisibleFields(t) {
-		if name, _ := jsonName(f); name == "root" && f.Type.Kind() == reflect.String && len(f.Index) == 1 {
+		if name, _ := wire.JSONName(f); name == "root" && f.Type.Kind() == reflect.String && len(f.Index) == 1 {
 			return f.Index
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/editord/editord/editor"
+	"github.com/editord/editord/editor/wire"
 	"github.com/editord/editord/protocol"
 	"github.com/editord/editord/shell"
 )
@@ -233,7 +234,7 @@ func functionsCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range editor.Catalog() {
 			out = append(out, protocol.Tool(f))
 		}
-		printJSON(protocol.UnescapeHTML(stdout), out)
+		printJSON(wire.UnescapeHTML(stdout), out)
 		return 0
 	}
 	for _, f := range editor.Catalog() {

@@ -1,4 +1,4 @@
-package editor
+package wire
 
 import (
 	"encoding/json"
@@ -19,14 +19,14 @@ func TestDecodeHugeStringInPlace(t *testing.T) {
 		}
 		return b
 	}
-	var req SaveRequest
-	if err := decodeArgs(msg(""), &req); err != nil {
+	var req saveArgs
+	if err := DecodeArgs(msg(""), &req); err != nil {
 		t.Fatal(err)
 	}
 	if req.Content != content || req.Path != "big.txt" || !req.Force {
 		t.Fatalf("decoded %d bytes (want %d), path %q", len(req.Content), len(content), req.Path)
 	}
-	err := decodeArgs(msg(`"expected_verison":"1-2"`), &SaveRequest{})
+	err := DecodeArgs(msg(`"expected_verison":"1-2"`), &saveArgs{})
 	if err == nil || !strings.Contains(err.Error(), "expected_verison") {
 		t.Fatalf("unknown field after a huge content: %v", err)
 	}

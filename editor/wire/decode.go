@@ -1,4 +1,4 @@
-package editor
+package wire
 
 import (
 	"bytes"
@@ -9,27 +9,47 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/editord/editord/shell"
 )
 
-// decodeArgs fills req from a JSON object, refusing what a careless client
-// would otherwise get silently wrong: unknown fields (a typo such as
-// "expected_verison" would drop the save guard), missing required fields,
-// wrong types, and text that is not UTF-8 (which Go's decoder would turn
-// into U+FFFD: a save would write bytes the caller never sent, and a path
-// would name another file). Every refusal names the field. A plain object
-// is read once by decodeFast (decode_fast.go), which gives up on anything
-// this careful path would refuse or change.
-// fastDecode turns decodeFast on; tests turn it off to compare.
-var fastDecode = true
+// ErrNotJSON is wrapped by the refusal of arguments that are not JSON at
+// all (rather than JSON of the wrong shape): a caller that delimited them
+// without parsing (protocol's stdio fast path) answers those as a parse
+// error, as for any line that is not JSON.
+var ErrNotJSON = errors.New("the arguments are not JSON")
 
-func decodeArgs(args json.RawMessage, req any) error {
+// ArgError refuses a function's arguments: Message names the field and
+// what is wrong with it, for the caller to fix.
+type ArgError struct {
+	Message string
+	Err     error // ErrNotJSON when the arguments are not JSON at all
+}
+
+func (e *ArgError) Error() string { return e.Message }
+func (e *ArgError) Unwrap() error { return e.Err }
+
+func argError(format string, args ...any) error {
+	return &ArgError{Message: fmt.Sprintf(format, args...)}
+}
+
+// DecodeArgs fills req (a pointer to a request struct) from a JSON object,
+// refusing with an *ArgError what a careless client would otherwise get
+// silently wrong: unknown fields (a typo such as "expected_verison" would
+// drop the save guard), missing required fields (json tags without
+// omitempty), wrong types, and text that is not UTF-8 (which Go's decoder
+// would turn into U+FFFD: a save would write bytes the caller never sent,
+// and a path would name another file). Every refusal names the field.
+// Empty or null arguments are {}. A plain object is read once by
+// decodeFast (decode_fast.go), which gives up on anything this careful
+// path would refuse or change.
+func DecodeArgs(args []byte, req any) error { return decodeArgs(args, req, true) }
+
+// decodeArgs is DecodeArgs, with the fast path or (for tests) without.
+func decodeArgs(args []byte, req any, fast bool) error {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte("{}")
 	}
-	if fastDecode && decodeFast(args, req) {
+	if fast && decodeFast(args, req) {
 		return nil
 	}
 	// The careful path, on a fresh request (decodeFast may have filled
@@ -37,9 +57,9 @@ func decodeArgs(args json.RawMessage, req any) error {
 	reflect.ValueOf(req).Elem().SetZero()
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		e := &shell.Error{Code: shell.CodeInvalidArgument, Message: "arguments must be a JSON object, e.g. {\"path\": \"README.md\"}"}
+		e := &ArgError{Message: "arguments must be a JSON object, e.g. {\"path\": \"README.md\"}"}
 		if !json.Valid(args) {
-			e.Err = ErrArgsNotJSON
+			e.Err = ErrNotJSON
 		}
 		return e
 	}
@@ -52,13 +72,13 @@ func decodeArgs(args json.RawMessage, req any) error {
 				break
 			}
 		}
-		return invalid("%s holds %s (at byte %d of the arguments); send text as UTF-8: editord never stores a replacement character in place of bytes you sent", field, why, off)
+		return argError("%s holds %s (at byte %d of the arguments); send text as UTF-8: editord never stores a replacement character in place of bytes you sent", field, why, off)
 	}
 	t := reflect.TypeOf(req).Elem()
 	known := map[string]bool{}
 	var missing []string
-	for _, f := range fields(t) {
-		name, opt := jsonName(f)
+	for _, f := range Fields(t) {
+		name, opt := JSONName(f)
 		known[name] = true
 		if raw, ok := obj[name]; !opt && (!ok || string(raw) == "null") {
 			missing = append(missing, name)
@@ -77,21 +97,51 @@ func decodeArgs(args json.RawMessage, req any) error {
 			names = append(names, k)
 		}
 		sort.Strings(names)
-		return invalid("unknown field %s; this function takes: %s", quoteList(unknown), strings.Join(names, ", "))
+		return argError("unknown field %s; this function takes: %s", quoteList(unknown), strings.Join(names, ", "))
 	}
 	if len(missing) > 0 {
-		return invalid("missing required field %s", quoteList(missing))
+		return argError("missing required field %s", quoteList(missing))
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(req); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return invalid("field %q must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
+			return argError("field %q must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
 		}
-		return invalid("arguments: %v", err)
+		return argError("arguments: %v", err)
 	}
 	return nil
+}
+
+// Fields lists a struct's exported fields that JSON carries, flattening
+// embedded structs as encoding/json does: the members of a request or a
+// response, for the decoder and the schemas.
+func Fields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Tag.Get("json") == "-" {
+			continue
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			out = append(out, Fields(f.Type)...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// JSONName is a field's member name, and whether it may be left out
+// (omitempty or omitzero): a request's optional field.
+func JSONName(f reflect.StructField) (name string, omitempty bool) {
+	tag := f.Tag.Get("json")
+	name, rest, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, strings.Contains(rest, "omitempty") || strings.Contains(rest, "omitzero")
 }
 
 // badText finds the first string in the raw JSON v whose text is not
@@ -179,28 +229,4 @@ func quoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// countArg applies the rules every "how many" field shares: negative is
-// invalid, 0 (absent) is the configured default, above cap is cap.
-func countArg(field string, v, def, cap int) (int, error) {
-	switch {
-	case v < 0:
-		return 0, invalid("%s must be 1 or more, not %d", field, v)
-	case v == 0:
-		return def, nil
-	case v > cap:
-		return cap, nil
-	}
-	return v, nil
-}
-
-// ErrArgsNotJSON is wrapped by the refusal of arguments that are not JSON
-// at all (rather than JSON of the wrong shape): a caller that delimited
-// them without parsing (the stdio fast path) answers those as a parse
-// error, as for any line that is not JSON.
-var ErrArgsNotJSON = errors.New("the arguments are not JSON")
-
-func invalid(format string, args ...any) error {
-	return &shell.Error{Code: shell.CodeInvalidArgument, Message: fmt.Sprintf(format, args...)}
 }

@@ -1,11 +1,16 @@
-// Package jsonscan finds the ends of JSON tokens in a byte slice without
-// decoding them, for the fast paths that read a message once: editor's
-// argument decoder and protocol's stdio loop. Strings are skipped from
-// quote to quote (memchr speed). The functions do not validate: what a
-// caller decodes, it checks.
-package jsonscan
+package wire
 
-import "bytes"
+// Scanning: the ends of JSON tokens in a byte slice, found without
+// decoding them, for the fast paths that read a message once (the
+// argument decoder, protocol's stdio loop). Strings are skipped from quote
+// to quote (memchr speed). The functions do not validate: what a caller
+// decodes, it checks.
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
 
 // Space returns the index of the first byte at or after i that is not
 // JSON white space.
@@ -119,4 +124,50 @@ func Members(b []byte, fn func(key, val []byte) bool) (end int, ok bool) {
 		}
 		i = Space(b, i+1)
 	}
+}
+
+// ObjectMembers calls fn with each member of the JSON object v, its key
+// decoded and its value as a slice of v; false when v is not an object
+// (nothing but white space may follow it) or fn says so. The values are
+// delimited, not validated: fn checks those it reads.
+func ObjectMembers(v []byte, fn func(key string, val []byte) bool) bool {
+	end, ok := ObjectMembersEnd(v, fn)
+	return ok && Space(v, end) == len(v)
+}
+
+// ObjectMembersEnd is ObjectMembers for an object at the start of v,
+// returning the end past its closing brace.
+func ObjectMembersEnd(v []byte, fn func(key string, val []byte) bool) (int, bool) {
+	return Members(v, func(k, val []byte) bool {
+		var key string
+		return json.Unmarshal(k, &key) == nil && fn(key, val)
+	})
+}
+
+// NumbersFit reports whether every number in the JSON value v fits a
+// float64, as mcp-go's decoding of the arguments requires. Strings are
+// skipped a stretch at a time, so content costs little.
+func NumbersFit(v []byte) bool {
+	for i := 0; i < len(v); {
+		switch c := v[i]; {
+		case c == '"':
+			end, ok := StringEnd(v, i)
+			if !ok {
+				return true // not valid JSON: the decoder said otherwise already
+			}
+			i = end
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for j < len(v) && (v[j] == '.' || v[j] == 'e' || v[j] == 'E' || v[j] == '+' || v[j] == '-' || (v[j] >= '0' && v[j] <= '9')) {
+				j++
+			}
+			if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
+				return false
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return true
 }

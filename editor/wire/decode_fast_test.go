@@ -1,4 +1,4 @@
-package editor
+package wire
 
 import (
 	"encoding/json"
@@ -7,12 +7,8 @@ import (
 	"testing"
 )
 
-// decodeCareful is decodeArgs without its fast path.
-func decodeCareful(args []byte, req any) error {
-	fastDecode = false
-	defer func() { fastDecode = true }()
-	return decodeArgs(args, req)
-}
+// decodeCareful is DecodeArgs without its fast path.
+func decodeCareful(args []byte, req any) error { return decodeArgs(args, req, false) }
 
 // TestDecodeFastAgrees: for valid and invalid arguments alike, decodeArgs
 // (fast path first) gives what the careful path alone gives.
@@ -44,13 +40,13 @@ func TestDecodeFastAgrees(t *testing.T) {
 		`{ "path" : "a.txt" , "content" : "x" }`,
 	}
 	for _, c := range cases[:3] {
-		if !decodeFast([]byte(c), &SaveRequest{}) {
+		if !decodeFast([]byte(c), &saveArgs{}) {
 			t.Errorf("the fast path gave up on %.60s", c)
 		}
 	}
 	for _, c := range cases {
-		var fast, careful SaveRequest
-		errFast := decodeArgs([]byte(c), &fast)
+		var fast, careful saveArgs
+		errFast := DecodeArgs([]byte(c), &fast)
 		errCareful := decodeCareful([]byte(c), &careful)
 		if (errFast == nil) != (errCareful == nil) || (errFast != nil && errFast.Error() != errCareful.Error()) || !reflect.DeepEqual(fast, careful) {
 			t.Errorf("%.80s:\n fast    %+v %v\n careful %+v %v", c, fast, errFast, careful, errCareful)
@@ -63,8 +59,8 @@ func TestDecodeFastAgrees(t *testing.T) {
 		"{\"pattern\": \"x\", \"include_glob\": [\"ok\", \"\xff\"]}",
 		`{"pattern": "x", "include_glob": ["ok", "\ud800"]}`,
 	} {
-		var fast, careful SearchRequest
-		errFast := decodeArgs([]byte(c), &fast)
+		var fast, careful searchArgs
+		errFast := DecodeArgs([]byte(c), &fast)
 		errCareful := decodeCareful([]byte(c), &careful)
 		if (errFast == nil) != (errCareful == nil) || (errFast != nil && errFast.Error() != errCareful.Error()) || !reflect.DeepEqual(fast, careful) {
 			t.Errorf("%.80s:\n fast    %+v %v\n careful %+v %v", c, fast, errFast, careful, errCareful)

@@ -1,6 +1,6 @@
-package editor
+package wire
 
-// A fast path for decodeArgs. A save or a diff carries megabytes of text
+// A fast path for DecodeArgs. A save or a diff carries megabytes of text
 // in one or two string members, and encoding/json reads such arguments
 // four times in decodeArgs (validate and decode into a map, validate and
 // decode into the request) and unquotes a string with escapes a byte at a
@@ -10,7 +10,7 @@ package editor
 // numbers, booleans, lists) go to encoding/json one by one. Anything
 // irregular (an unknown, repeated or missing member, a type mismatch, a
 // \u escape that is not a whole character, invalid UTF-8, anything that
-// is not JSON) makes it give up, and decodeArgs' careful path runs and says
+// is not JSON) makes it give up, and DecodeArgs' careful path runs and says
 // what is wrong: the answers are the same, only the common case is fast.
 
 import (
@@ -22,8 +22,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/editord/editord/editor/jsonscan"
+	"unsafe"
 )
 
 // fastField is one member a request type takes.
@@ -51,7 +50,7 @@ func fastTypeOf(t reflect.Type) *fastType {
 			ft.ok = false
 			break
 		}
-		name, opt := jsonName(f.StructField)
+		name, opt := JSONName(f.StructField)
 		ff := fastField{index: f.Index, required: !opt, bit: 1 << i}
 		if ff.required {
 			ft.required |= ff.bit
@@ -62,7 +61,7 @@ func fastTypeOf(t reflect.Type) *fastType {
 	return ft
 }
 
-// visibleFields is fields (schema.go) with each one's index path.
+// visibleFields is Fields with each one's index path.
 type indexedField struct {
 	reflect.StructField
 }
@@ -100,7 +99,7 @@ func decodeFast(args []byte, req any) bool {
 	}
 	var seen uint64
 	var huge []hugeField
-	end, ok := jsonscan.Members(args, func(k, val []byte) bool {
+	end, ok := Members(args, func(k, val []byte) bool {
 		key, ok := unquoteFast(k, false)
 		if !ok {
 			return false
@@ -137,7 +136,7 @@ func decodeFast(args []byte, req any) bool {
 		}
 		return true
 	})
-	if !ok || seen&ft.required != ft.required || jsonscan.Space(args, end) != len(args) {
+	if !ok || seen&ft.required != ft.required || Space(args, end) != len(args) {
 		return false
 	}
 	// A huge string (a save's whole file) is decoded over its own bytes,
@@ -284,3 +283,6 @@ func hexRune(b []byte) (rune, bool) {
 	n, err := strconv.ParseUint(string(b[:4]), 16, 32)
 	return rune(n), err == nil
 }
+
+// stringView is b as a string without a copy; b is never written again.
+func stringView(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

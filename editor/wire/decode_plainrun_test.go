@@ -1,4 +1,4 @@
-package editor
+package wire
 
 import (
 	"math/rand/v2"

@@ -1,13 +1,12 @@
-package protocol
+package wire
 
 import (
 	"io"
-	"net/http"
 	"sync"
 )
 
-// htmlUnescaper undoes encoding/json's HTML escaping on the stdio wire:
-// mcp-go marshals every message with json.Marshal, which writes "<", ">"
+// htmlUnescaper undoes encoding/json's HTML escaping on the wire: mcp-go
+// marshals every message with json.Marshal, which writes "<", ">"
 // and "&" as \u003c, \u003e and \u0026, six bytes each and unreadable in
 // a log. In JSON text a backslash only ever starts an escape inside a
 // string, so turning exactly these three escapes back into their
@@ -19,9 +18,10 @@ type htmlUnescaper struct {
 	carry []byte
 }
 
-// UnescapeHTML wraps w for a writer of JSON made with mcp-go's types (their
-// MarshalJSON escapes HTML whatever the encoder says): editord call and
-// editord functions print JSON as the wire carries it.
+// UnescapeHTML wraps w for a writer of JSON made by others (mcp-go's
+// types escape HTML in their MarshalJSON whatever the encoder says):
+// protocol's transports, editord call and editord functions write JSON as
+// editord means it.
 func UnescapeHTML(w io.Writer) io.Writer { return &htmlUnescaper{w: w} }
 
 func (u *htmlUnescaper) Write(p []byte) (int, error) {
@@ -69,29 +69,3 @@ func (u *htmlUnescaper) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// unescapeHTTP is htmlUnescaper for the Streamable HTTP transport, whose
-// bodies (a JSON response, or SSE events of JSON) mcp-go also encodes with
-// HTML escaping.
-func unescapeHTTP(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(&unescapingResponse{ResponseWriter: w, u: &htmlUnescaper{w: w}}, r)
-	})
-}
-
-type unescapingResponse struct {
-	http.ResponseWriter
-	u *htmlUnescaper
-}
-
-func (w *unescapingResponse) Write(p []byte) (int, error) { return w.u.Write(p) }
-
-// Flush keeps streaming (SSE) working through the wrapper.
-func (w *unescapingResponse) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (w *unescapingResponse) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,6 +1,9 @@
-package jsonscan
+package wire
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValueEnd(t *testing.T) {
 	for _, c := range []struct {
@@ -61,5 +64,19 @@ func TestMembers(t *testing.T) {
 	}
 	if _, ok := Members([]byte(`{"a": 1, "b": 2}`), func(k, v []byte) bool { return string(k) != `"b"` }); ok {
 		t.Error("Members went on after fn said no")
+	}
+}
+
+func TestNumbersFit(t *testing.T) {
+	for v, want := range map[string]bool{
+		`{"a": 1, "b": -2.5e10, "c": "1e400"}`:             true,
+		`{"a": 1e400}`:                                     false,
+		`{"s": "x\"y", "n": [1, 2, -1e309]}`:               false,
+		`{"s": "a \\ \" 1e999 \\\\", "t": 3}`:              true,
+		`{"content": "` + strings.Repeat("9", 1000) + `"}`: true,
+	} {
+		if got := NumbersFit([]byte(v)); got != want {
+			t.Errorf("%s: %v", v, got)
+		}
 	}
 }
