@@ -55,6 +55,10 @@ func AppendString(b []byte, s string) []byte {
 				b = append(b, `\r`...)
 			case '\t':
 				b = append(b, `\t`...)
+			case '\b':
+				b = append(b, `\b`...) // as encoding/json writes them since Go 1.22
+			case '\f':
+				b = append(b, `\f`...)
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}

@@ -12,7 +12,7 @@ import (
 // writes without HTML escaping, for strings whose special bytes fall at
 // every place of the eight-byte words the fast path reads.
 func TestAppendStringAsEncodingJSON(t *testing.T) {
-	alphabet := []string{"a", "~", " ", "\"", "\\", "\n", "\t", "\r", "\x01", "\x1f", "\x7f", "é", "日", "\u2028", "🙂", "<", "&"}
+	alphabet := []string{"a", "~", " ", "\"", "\\", "\n", "\t", "\r", "\b", "\f", "\x01", "\x1f", "\x7f", "é", "日", "\u2028", "🙂", "<", "&"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
 		var s strings.Builder
