@@ -6,6 +6,22 @@ import (
 	"testing"
 )
 
+func TestSplitLines(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":           nil,
+		"\n":         {"\n"},
+		"a":          {"a"},
+		"a\nb":       {"a\n", "b"},
+		"a\r\nb\r\n": {"a\r\n", "b\r\n"},
+		"a\rb\n":     {"a\rb\n"},
+		"\n\n":       {"\n", "\n"},
+	} {
+		if got := splitLines(in); !slices.Equal(got, want) {
+			t.Errorf("splitLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRecords(t *testing.T) {
 	for in, want := range map[string][]string{
 		"":           {},
@@ -75,15 +91,6 @@ func TestCommonLenAcrossChunks(t *testing.T) {
 	if got := commonSuffixLen(long, long, 2*chunk+3); got != 2*chunk+3 {
 		t.Errorf("suffix bounded by limit: %d", got)
 	}
-}
-
-// splitLines cuts s after every '\n', for tests that read patches.
-func splitLines(s string) []string {
-	var out []string
-	for _, r := range Records([]byte(s)) {
-		out = append(out, string(r))
-	}
-	return out
 }
 
 func ExampleRecords() {

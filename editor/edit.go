@@ -78,6 +78,7 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 			return nil, invalid("edits[%d].new_text is missing; pass \"\" to delete old_text", i)
 		}
 	}
+	s.awaitReported(ctx, root, l, deref(req.ExpectedVersion))
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err

@@ -189,6 +189,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 	if err := s.visible(l, ""); err != nil {
 		return err
 	}
+	s.awaitReported(ctx, root, l, want)
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return err

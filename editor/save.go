@@ -293,6 +293,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if preparedHook != nil {
 		preparedHook(sv)
 	}
+	s.awaitReported(ctx, root, l, deref(req.ExpectedVersion))
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
