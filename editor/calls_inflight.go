@@ -52,7 +52,17 @@ func (s *Service) untilACall(ctx context.Context) (context.Context, context.Canc
 func (s *Service) giveWay(ctx context.Context, budget *time.Duration) {
 	const step = 5 * time.Millisecond
 	for *budget > 0 && s.calls.n.Load() > 0 && ctx.Err() == nil {
-		s.sleep(ctx, step)
+		sleep(ctx, step)
 		*budget -= step
+	}
+}
+
+// sleep waits for d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }

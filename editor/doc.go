@@ -18,5 +18,7 @@
 //     order, writes_lock.go), so its event is journaled with its caller's
 //     by;
 //   - the filesystem watcher, which reports other programs' writes, is
-//     watch*.go.
+//     editor/watch, a room of its own; it sees the service through
+//     WatchHost (watch_host.go) only;
+//   - hand-written JSON is editor/wire.
 package editor

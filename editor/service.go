@@ -29,7 +29,6 @@ type Service struct {
 	store *workspace.Store
 	start string // canonical --root
 	warn  func(string)
-	watch *watchState    // the filesystem watcher's status (watch.go)
 	find  *search.Engine // find and search, with their per-root caches
 	// versions spares hashing a large file this process knows
 	// (version_memo.go).
@@ -92,7 +91,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail)}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})

@@ -123,19 +123,16 @@ func (s *Service) quiesce(ctx context.Context) error {
 		if !isTimeout(ctx, err) {
 			return err
 		}
-		s.quiesced.ranOut.Add(1)
 		if err = s.waitWrites(ctx, shut, true); !isTimeout(ctx, err) || time.Now().After(deadline) {
 			return err
 		}
-		s.quiesced.ranOut.Add(1)
 		open, shut = shut, min(2*shut, quiesceGateMax)
 	}
 }
 
-// quiesceSeen is what tests see of quiesce's rounds, to wait on instead of
-// sleeping: how many ran out with writes still in flight, and how many
-// times the gate was shut.
-type quiesceSeen struct{ ranOut, gateShut atomic.Uint64 }
+// quiesceSeen is what tests see of quiesce, to wait on instead of
+// sleeping: how many times the gate was shut.
+type quiesceSeen struct{ gateShut atomic.Uint64 }
 
 // waitWrites waits at most d for the writes lock, with the gate shut
 // meanwhile when gate is set.

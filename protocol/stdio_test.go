@@ -90,4 +90,3 @@ func TestParseToolCall(t *testing.T) {
 		}
 	}
 }
-

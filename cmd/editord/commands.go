@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/editord/editord/editor"
+	"github.com/editord/editord/editor/watch"
 	"github.com/editord/editord/editor/wire"
 	"github.com/editord/editord/protocol"
 	"github.com/editord/editord/shell"
@@ -77,7 +78,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-time.After(watchAfterWarm):
 		case <-ctx.Done():
 		}
-		svc.RunWatcher(ctx)
+		watch.New().Run(ctx, svc.WatchHost())
 	}()
 	defer func() { stop(); <-watching }()
 	if *httpAddr == "" {

@@ -27,4 +27,3 @@ func TestUnescapeHTMLOnTheWire(t *testing.T) {
 		}
 	}
 }
-

@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Coalescing: raw filesystem events are gathered per path into one batch
 // (a burst of writes, an editor's write-temp-and-rename, a git checkout)
@@ -18,7 +18,7 @@ type pending struct {
 	from  string        // root-relative source of a rename onto this path
 }
 
-func (ses *watchSession) onEvent(ev shell.WatchEvent) {
+func (ses *session) onEvent(ev shell.WatchEvent) {
 	rel, ok := ses.rel(ev.Path)
 	if !ok {
 		return

@@ -1,9 +1,9 @@
-package editor
+package watch
 
 // Our own writes: the journal events of this service's functions, read so
 // that the filesystem echo of a write we made (and journaled with its real
 // patch) is not reported a second time as external. When the journal is
-// conclusive is the business of the writes lock (writes_lock.go).
+// conclusive is the business of the writes lock (editor/writes_lock.go).
 
 import (
 	"time"
@@ -26,7 +26,7 @@ type ownEvent struct {
 // the journal when asked (sync), on the watcher's goroutine: every tick,
 // so that no event is compacted away unread; at the start of a batch; and
 // once the writes lock says that every write of ours the batch could have
-// seen is journaled (writes_lock.go).
+// seen is journaled (editor/writes_lock.go).
 type ownTracker struct {
 	follow *workspace.Follower   // reads only what the journal gained
 	n      uint64                // events taken so far (ownEvent.n)
@@ -37,7 +37,7 @@ type ownTracker struct {
 	// echo of a later change to the path.
 	forgotten map[string]uint64
 	// onOwn, when set, is told of each of our events as it is read (the
-	// session keeps the content of open buffers in step, watch_cache.go).
+	// session keeps the content of open buffers in step, cache.go).
 	onOwn func(workspace.Event)
 }
 

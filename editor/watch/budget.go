@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Which folders are watched. inotify is per folder and the kernel's budget
 // (fs.inotify.max_user_watches) is shared with every other program, so the
@@ -39,14 +39,14 @@ func shallowFirst(set map[string]bool) []string {
 }
 
 // isDir reports whether rel is a folder now (not a symlink to one).
-func (ses *watchSession) isDir(rel string) bool {
-	in, err := ses.s.jail.Lstat(ses.abs(rel))
+func (ses *session) isDir(rel string) bool {
+	in, err := ses.s.Jail().Lstat(ses.abs(rel))
 	return err == nil && in.Kind == shell.KindDir
 }
 
 // loadSession reads the buffers and expanded folders of the root and
 // computes the priority folders.
-func (ses *watchSession) loadSession(rec *workspace.Record) {
+func (ses *session) loadSession(rec *workspace.Record) {
 	ses.buffers = map[string]bool{}
 	ses.opened = map[string]string{}
 	ses.prio = map[string]bool{"": true}
@@ -82,7 +82,7 @@ func (ses *watchSession) loadSession(rec *workspace.Record) {
 
 // ensurePrio watches every priority folder, making room by dropping the
 // most recently added ordinary folder when the limit is reached.
-func (ses *watchSession) ensurePrio() {
+func (ses *session) ensurePrio() {
 	for _, p := range shallowFirst(ses.prio) {
 		if ses.watched[p] || ses.skip(p) || !ses.isDir(p) {
 			continue
@@ -94,7 +94,7 @@ func (ses *watchSession) ensurePrio() {
 		if ses.add(p) && !ses.dirs[p] {
 			// A priority folder the walk left out (ignored): learn its files
 			// so that their changes are classified right.
-			if ents, err := ses.s.jail.ReadDir(ses.abs(p)); err == nil {
+			if ents, err := ses.s.Jail().ReadDir(ses.abs(p)); err == nil {
 				for _, e := range ents {
 					if e.Kind != shell.KindDir {
 						ses.known.add(path.Join(p, e.Name))
@@ -107,7 +107,7 @@ func (ses *watchSession) ensurePrio() {
 
 // evict unwatches the most recently added folder that is not a priority,
 // to make room for one that is.
-func (ses *watchSession) evict() bool {
+func (ses *session) evict() bool {
 	for i := len(ses.order) - 1; i >= 0; i-- {
 		d := ses.order[i]
 		if !ses.watched[d] || ses.prio[d] || d == "" {
@@ -125,7 +125,7 @@ func (ses *watchSession) evict() bool {
 }
 
 // add watches one folder; false when it could not be (budget, vanished).
-func (ses *watchSession) add(d string) bool {
+func (ses *session) add(d string) bool {
 	if ses.watched[d] {
 		return true
 	}
@@ -144,14 +144,14 @@ func (ses *watchSession) add(d string) bool {
 	return true
 }
 
-func (ses *watchSession) noteWatched(d string) {
+func (ses *session) noteWatched(d string) {
 	ses.watched[d] = true
 	ses.order = append(ses.order, d)
 	delete(ses.unwatched, d)
 }
 
 // fill watches unwatched folders, shallowest first, while the limit allows.
-func (ses *watchSession) fill() {
+func (ses *session) fill() {
 	if len(ses.unwatched) == 0 || len(ses.watched) >= ses.limit {
 		return
 	}
@@ -172,14 +172,14 @@ func (ses *watchSession) fill() {
 	}
 }
 
-func (ses *watchSession) reportCoverage() {
+func (ses *session) reportCoverage() {
 	n := len(ses.unwatched)
 	if n == 0 || n == ses.warnedAt {
 		ses.warnedAt = n
 		return
 	}
 	if ses.warnedAt == 0 || n > 2*ses.warnedAt || n < ses.warnedAt/2 {
-		ses.s.warn(fmt.Sprintf("watcher: %d of %d folders under %s are not watched (limit %d folders: the inotify budget fs.inotify.max_user_watches minus headroom); "+
+		ses.s.Warn(fmt.Sprintf("watcher: %d of %d folders under %s are not watched (limit %d folders: the inotify budget fs.inotify.max_user_watches minus headroom); "+
 			"external changes in them are not reported; the folders of open buffers and expanded folders are always watched", n, len(ses.dirs), ses.root, ses.limit))
 		ses.warnedAt = n
 	}

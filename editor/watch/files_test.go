@@ -1,4 +1,4 @@
-package editor
+package watch
 
 import (
 	"math/rand/v2"

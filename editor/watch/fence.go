@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Fences, for tests: a watcher given a fence name flushes its batch only
 // when a file of that name appears in the root (an editord temp name, so a
@@ -19,38 +19,37 @@ type fenceMark struct {
 	queue uint64
 }
 
-// setWatchFence makes the watcher of s flush on fences named prefix… (a
-// temp name: ".editord-…") from its next session on.
-func (s *Service) setWatchFence(prefix string) {
-	s.watch.mu.Lock()
-	s.watch.fence = prefix
-	s.watch.mu.Unlock()
+// SetFence makes the watcher flush on fences named prefix… (a temp name:
+// ".editord-…") from its next session on.
+func (ws *Watcher) SetFence(prefix string) {
+	ws.mu.Lock()
+	ws.fence = prefix
+	ws.mu.Unlock()
 }
 
-// watchFences reports how many fences the watcher of s has flushed, and
-// how many of those have every change decided (reported or recognized as
-// ours).
-func (s *Service) watchFences() (flushed, settled uint64) {
-	s.watch.mu.Lock()
-	defer s.watch.mu.Unlock()
-	return s.watch.fenceFlushed, s.watch.fenceSettled
+// Fences reports how many fences the watcher has flushed, and how many of
+// those have every change decided (reported or recognized as ours).
+func (ws *Watcher) Fences() (flushed, settled uint64) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.fenceFlushed, ws.fenceSettled
 }
 
-// watchElectionsLost reports how many times the watcher of s tried the
-// election and lost it.
-func (s *Service) watchElectionsLost() uint64 {
-	s.watch.mu.Lock()
-	defer s.watch.mu.Unlock()
-	return s.watch.lost
+// ElectionsLost reports how many times the watcher tried the election and
+// lost it.
+func (ws *Watcher) ElectionsLost() uint64 {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.lost
 }
 
 // isFence reports whether rel is a fence of this session.
-func (ses *watchSession) isFence(rel string) bool {
+func (ses *session) isFence(rel string) bool {
 	return ses.fence != "" && !strings.Contains(rel, "/") && strings.HasPrefix(path.Base(rel), ses.fence)
 }
 
 // fenced flushes the batch at a fence and notes what it queued.
-func (ses *watchSession) fenced() {
+func (ses *session) fenced() {
 	if !ses.fenceHit {
 		return
 	}
@@ -64,7 +63,7 @@ func (ses *watchSession) fenced() {
 }
 
 // fenceSettle publishes the fences whose changes are all decided.
-func (ses *watchSession) fenceSettle() {
+func (ses *session) fenceSettle() {
 	n := 0
 	for n < len(ses.marks) && ses.decided >= ses.marks[n].queue {
 		n++

@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Issue 19 item 6: every change of every writer reaches the journal, with
 // its patch, in order. The watcher keeps the content of open buffers and
@@ -18,13 +18,14 @@ import (
 	"time"
 
 	"github.com/editord/editord/diff"
+	"github.com/editord/editord/editor"
 	"github.com/editord/editord/workspace"
 )
 
 // twEventsOf is the journal's events for p, oldest first.
-func twEventsOf(t testing.TB, s *Service, root, p string) []workspace.Event {
+func twEventsOf(t testing.TB, s *svc, root, p string) []workspace.Event {
 	t.Helper()
-	page, err := s.store.Read(workspace.Query{Root: root, Path: p})
+	page, err := s.Store().Read(workspace.Query{Root: root, Path: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func twEventsOf(t testing.TB, s *Service, root, p string) []workspace.Event {
 // version of p's content on disk.
 func twAwaitJournaled(t testing.TB, e *tcEnv, p string) []workspace.Event {
 	t.Helper()
-	want := Version([]byte(e.read(p)))
+	want := editor.Version([]byte(e.read(p)))
 	deadline := time.Now().Add(twPatience)
 	for {
 		evs := twEventsOf(t, e.s, e.root, p)
@@ -56,7 +57,7 @@ func twAwaitJournaled(t testing.TB, e *tcEnv, p string) []workspace.Event {
 }
 
 // twAwaitHeld waits until the watcher holds p's content.
-func twAwaitHeld(t testing.TB, s *Service, p string) {
+func twAwaitHeld(t testing.TB, s *svc, p string) {
 	t.Helper()
 	deadline := time.Now().Add(twPatience)
 	for !s.watchHolds(p) {
@@ -91,8 +92,8 @@ func twReplay(evs []workspace.Event, from string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("seq %d (%s by %s) does not apply to the content before it: %v", ev.Seq, ev.Kind, ev.By, err)
 		}
-		if Version([]byte(next)) != *ev.Version {
-			return "", fmt.Errorf("seq %d (%s by %s) gives %s, its event says %s", ev.Seq, ev.Kind, ev.By, Version([]byte(next)), *ev.Version)
+		if editor.Version([]byte(next)) != *ev.Version {
+			return "", fmt.Errorf("seq %d (%s by %s) gives %s, its event says %s", ev.Seq, ev.Kind, ev.By, editor.Version([]byte(next)), *ev.Version)
 		}
 		cur = next
 	}
@@ -144,14 +145,14 @@ func TestWatchSedOnOpenBufferAfterRestartHasPatch(t *testing.T) {
 func TestWatchExternalThenGuardedSaveBothJournaled(t *testing.T) {
 	e := tcNew(t)
 	ctx := context.Background()
-	if _, err := e.s.Save(ctx, &SaveRequest{Path: "f.txt", Content: "a\nb\nc\n"}); err != nil {
+	if _, err := e.s.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: "a\nb\nc\n"}); err != nil {
 		t.Fatal(err)
 	}
 	twStartTimed(t, e.s)
 	twAwaitHeld(t, e.s, "f.txt")
 	ext := "a\nB (external)\nc\n"
 	e.write("f.txt", ext)
-	res, err := e.s.Save(ctx, &SaveRequest{Path: "f.txt", Content: ext + "d (agent)\n", ExpectedVersion: tcPtr(Version([]byte(ext)))})
+	res, err := e.s.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: ext + "d (agent)\n", ExpectedVersion: tcPtr(editor.Version([]byte(ext)))})
 	if err != nil || !res.Saved {
 		t.Fatalf("guarded save: %+v, %v", res, err)
 	}
@@ -169,13 +170,13 @@ func TestWatchExternalThenGuardedSaveBothJournaled(t *testing.T) {
 func TestWatchGuardedSaveThenExternalPatchFollowsIt(t *testing.T) {
 	e := tcNew(t)
 	ctx := context.Background()
-	res, err := e.s.Save(ctx, &SaveRequest{Path: "f.txt", Content: "a\nb\nc\n"})
+	res, err := e.s.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: "a\nb\nc\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	twStartTimed(t, e.s)
 	twAwaitHeld(t, e.s, "f.txt")
-	if _, err := e.s.Save(ctx, &SaveRequest{Path: "f.txt", Content: "a\nb (agent)\nc\n", ExpectedVersion: &res.Version}); err != nil {
+	if _, err := e.s.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: "a\nb (agent)\nc\n", ExpectedVersion: &res.Version}); err != nil {
 		t.Fatal(err)
 	}
 	e.write("f.txt", "a\nb (agent)\nc (external)\n")
@@ -213,7 +214,7 @@ func TestStressJournalReplaysInterleavedWriters(t *testing.T) {
 	for c := range cases {
 		p := fmt.Sprintf("f%d.txt", c)
 		first := content()
-		if _, err := e.s.Save(ctx, &SaveRequest{Path: p, Content: first}); err != nil {
+		if _, err := e.s.Save(ctx, &editor.SaveRequest{Path: p, Content: first}); err != nil {
 			t.Fatal(err)
 		}
 		twAwaitHeld(t, e.s, p)
@@ -235,7 +236,7 @@ func TestStressJournalReplaysInterleavedWriters(t *testing.T) {
 				trace = append(trace, "external by rename")
 				externals++
 			default:
-				res, err := e.s.Save(ctx, &SaveRequest{Path: p, Content: next, ExpectedVersion: tcPtr(Version([]byte(cur)))})
+				res, err := e.s.Save(ctx, &editor.SaveRequest{Path: p, Content: next, ExpectedVersion: tcPtr(editor.Version([]byte(cur)))})
 				if err != nil || !res.Saved {
 					t.Fatalf("case %d: guarded save against the version on disk: %+v, %v", c, res, err)
 				}
@@ -248,7 +249,7 @@ func TestStressJournalReplaysInterleavedWriters(t *testing.T) {
 		if err != nil || got != cur {
 			t.Fatalf("case %d (seed %d), steps %v: replaying the journal gives %q, %v; the file is %q\n%s", c, seed, trace, got, err, cur, twDescribe(evs))
 		}
-		e.s.BuffersClose(ctx, &BuffersCloseRequest{Path: p})
+		e.s.BuffersClose(ctx, &editor.BuffersCloseRequest{Path: p})
 	}
 	t.Logf("%d cases, %d steps each (%d external writes): every replay gave the file", cases, steps, externals)
 }

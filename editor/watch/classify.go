@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Classifying a batch: each path is compared as it was before the batch
 // and as it is now, and becomes a created, modified, deleted or moved
@@ -30,7 +30,7 @@ type pathState struct {
 }
 
 // flush classifies the batch and turns it into candidates.
-func (ses *watchSession) flush() {
+func (ses *session) flush() {
 	batch := ses.pend
 	ses.pend = map[string]*pending{}
 	ses.firstPend, ses.lastPend = time.Time{}, time.Time{}
@@ -44,7 +44,7 @@ func (ses *watchSession) flush() {
 			return st
 		}
 		var st pathState
-		if in, err := ses.s.jail.Lstat(ses.abs(rel)); err == nil {
+		if in, err := ses.s.Jail().Lstat(ses.abs(rel)); err == nil {
 			st = pathState{exists: true, isDir: in.Kind == shell.KindDir}
 		}
 		now[rel] = st
@@ -198,11 +198,11 @@ func (ses *watchSession) flush() {
 }
 
 // read fills c's content and version from disk.
-func (ses *watchSession) read(c *candidate) {
-	res, err := ses.s.jail.ReadFile(ses.abs(c.rel), ses.s.cfg.Limits.MaxFileBytes)
+func (ses *session) read(c *candidate) {
+	res, err := ses.s.Jail().ReadFile(ses.abs(c.rel), ses.s.MaxFileBytes())
 	if err != nil || res.Truncated {
 		return
 	}
 	c.data = res.Data
-	c.version = Version(res.Data)
+	c.version = ses.s.Version(res.Data)
 }

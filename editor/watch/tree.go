@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Walking the root: the first walk that finds the folders and files, and
 // following the tree as folders appear, go away or move, or as a rescan
@@ -16,14 +16,14 @@ import (
 
 // start walks the root and adds the watches: priority folders first, then
 // the rest shallowest first, until the limit.
-func (ses *watchSession) start() error {
-	if in, err := ses.s.jail.Stat(ses.root); err != nil {
+func (ses *session) start() error {
+	if in, err := ses.s.Jail().Stat(ses.root); err != nil {
 		return err
 	} else if in.Kind != shell.KindDir {
 		return fmt.Errorf("%s is not a folder", ses.root)
 	}
-	rec := ses.s.store.Load()
-	ses.recTok = ses.s.store.RecordChanged()
+	rec := ses.s.Store().Load()
+	ses.recTok = ses.s.Store().RecordChanged()
 	ses.loadSession(rec)
 	var all []string
 	ses.dirs[""] = true
@@ -62,8 +62,8 @@ func (ses *watchSession) start() error {
 
 // addTree watches a folder that appeared and everything beneath it that
 // is not ignored, and returns created candidates for the files found.
-func (ses *watchSession) addTree(r string) []*candidate {
-	if ses.skip(r) || ses.s.jail.Noise(path.Base(r)) || ses.s.jail.Denied(ses.abs(r), true) || ses.s.jail.GitIgnored(ses.root, ses.abs(r), true) {
+func (ses *session) addTree(r string) []*candidate {
+	if ses.skip(r) || ses.s.Jail().Noise(path.Base(r)) || ses.s.Jail().Denied(ses.abs(r), true) || ses.s.Jail().GitIgnored(ses.root, ses.abs(r), true) {
 		return nil
 	}
 	var out []*candidate
@@ -91,7 +91,7 @@ func (ses *watchSession) addTree(r string) []*candidate {
 // its move or removal too (IN_MOVE_SELF), after the parent's event and
 // possibly in a later batch; the name is kept as a ghost so that this
 // echo does not read as the delete of something that existed.
-func (ses *watchSession) dropTree(r string, self bool) {
+func (ses *session) dropTree(r string, self bool) {
 	if self {
 		ses.ghosts[r] = time.Now()
 	}
@@ -114,7 +114,7 @@ func (ses *watchSession) dropTree(r string, self bool) {
 // moveTree follows a folder renamed inside the root: what was known under
 // from is now under to. The kernel keeps the watches, but under the old
 // names, so they are replaced.
-func (ses *watchSession) moveTree(from, to string) {
+func (ses *session) moveTree(from, to string) {
 	ses.known.move(from, to)
 	wasWatched := map[string]bool{}
 	for d := range ses.watched {
@@ -141,11 +141,11 @@ func (ses *watchSession) moveTree(from, to string) {
 // The walk gives way to calls in progress at each folder, for at most
 // walkGiveWay in all: a walk of a large tree is seconds of CPU that a
 // first search or status made meanwhile would otherwise share.
-func (ses *watchSession) walk(base string, fn func(rel string, dir bool)) error {
+func (ses *session) walk(base string, fn func(rel string, dir bool)) error {
 	budget := walkGiveWay
-	return ses.s.jail.Walk(ses.abs(base), shell.WalkOptions{Gitignore: true, Noise: true}, func(e shell.WalkEntry) error {
+	return ses.s.Jail().Walk(ses.abs(base), shell.WalkOptions{Gitignore: true, Noise: true}, func(e shell.WalkEntry) error {
 		if e.Kind == shell.KindDir {
-			ses.s.giveWay(ses.ctx, &budget)
+			ses.s.GiveWay(ses.ctx, &budget)
 		}
 		rel := e.Rel
 		if base != "" {
@@ -165,7 +165,7 @@ const walkGiveWay = 5 * time.Second
 
 // coverDir notes rel as a folder of the root, watched when watch is set and
 // the budget allows, unwatched (and so uncovered) otherwise.
-func (ses *watchSession) coverDir(rel string, watch bool) {
+func (ses *session) coverDir(rel string, watch bool) {
 	ses.dirs[rel] = true
 	if watch {
 		ses.add(rel)
@@ -177,7 +177,7 @@ func (ses *watchSession) coverDir(rel string, watch bool) {
 
 // rescan recovers from lost events: the tree is walked again and compared
 // with what was known; open buffers are compared by content.
-func (ses *watchSession) rescan() {
+func (ses *session) rescan() {
 	files := map[string]bool{}
 	dirs := map[string]bool{}
 	ses.walk("", func(rel string, dir bool) {
@@ -196,7 +196,7 @@ func (ses *watchSession) rescan() {
 	}
 	ses.known.each(func(f string) {
 		if !files[f] {
-			if _, err := ses.s.jail.Lstat(ses.abs(f)); err != nil {
+			if _, err := ses.s.Jail().Lstat(ses.abs(f)); err != nil {
 				mark(f, shell.WatchRemove)
 			}
 		}
@@ -213,7 +213,7 @@ func (ses *watchSession) rescan() {
 	}
 	for d := range ses.dirs {
 		if d != "" && !dirs[d] {
-			if _, err := ses.s.jail.Lstat(ses.abs(d)); err != nil {
+			if _, err := ses.s.Jail().Lstat(ses.abs(d)); err != nil {
 				mark(d, shell.WatchRemove)
 			}
 		}

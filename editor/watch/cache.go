@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // The content of open buffers, kept so that an external change to one gets
 // a real patch, and the versions last reported per path, so that a change
@@ -9,7 +9,7 @@ import (
 	"github.com/editord/editord/workspace"
 )
 
-func (ses *watchSession) loadCache() {
+func (ses *session) loadCache() {
 	for p := range ses.cache {
 		if !ses.buffers[p] {
 			ses.dropCache(p)
@@ -24,15 +24,15 @@ func (ses *watchSession) loadCache() {
 		// A file over a quarter of the cache is not kept (its external
 		// changes are reported without a patch), and not read to find
 		// that out: a 50 MB buffer was read whole each time it opened.
-		if in, err := ses.s.jail.Stat(ses.abs(p)); err != nil || in.Size > watchCacheBytes/4 {
+		if in, err := ses.s.Jail().Stat(ses.abs(p)); err != nil || in.Size > watchCacheBytes/4 {
 			continue
 		}
 		seen := ses.own.seen()
-		res, err := ses.s.jail.ReadFile(ses.abs(p), min(ses.s.cfg.Limits.MaxFileBytes, watchCacheBytes/4))
+		res, err := ses.s.Jail().ReadFile(ses.abs(p), min(ses.s.MaxFileBytes(), watchCacheBytes/4))
 		if err != nil || res.Truncated {
 			continue
 		}
-		v := Version(res.Data)
+		v := ses.s.Version(res.Data)
 		if ses.opened[p] != "" && ses.opened[p] != v {
 			// The file is not what it was opened at. When the journal's
 			// last word on it is this content (an external change reported
@@ -64,9 +64,9 @@ func (ses *watchSession) loadCache() {
 
 // journaledVersions is, per path of the root, the version the journal's
 // last event for it gives (none after a delete or a move away).
-func (ses *watchSession) journaledVersions() map[string]string {
+func (ses *session) journaledVersions() map[string]string {
 	out := map[string]string{}
-	page, err := ses.s.store.Read(workspace.Query{})
+	page, err := ses.s.Store().Read(workspace.Query{})
 	if err != nil {
 		return out
 	}
@@ -95,7 +95,7 @@ func (ses *watchSession) journaledVersions() map[string]string {
 // patch was cut, or was made against other content), the file is held as
 // it is if it is still what the write wrote, else nothing is held until
 // the next change (whose event then has no patch).
-func (ses *watchSession) follow(ev workspace.Event) {
+func (ses *session) follow(ev workspace.Event) {
 	if ev.Root != ses.root {
 		return
 	}
@@ -124,14 +124,14 @@ func (ses *watchSession) follow(ev workspace.Event) {
 		return
 	}
 	before, held := ses.cache[ev.Path]
-	if held && Version(before) == *ev.Version {
+	if held && ses.s.Version(before) == *ev.Version {
 		return // read from disk after the write (loadCache)
 	}
 	if (held || ev.Kind == "created") && !ev.Truncated {
 		if ev.Kind == "created" {
 			before = nil
 		}
-		if after, err := diff.Apply(string(before), ev.Patch); err == nil && Version([]byte(after)) == *ev.Version {
+		if after, err := diff.Apply(string(before), ev.Patch); err == nil && ses.s.Version([]byte(after)) == *ev.Version {
 			ses.setCache(ev.Path, []byte(after))
 			return
 		}
@@ -141,14 +141,14 @@ func (ses *watchSession) follow(ev workspace.Event) {
 	// still what the write wrote.
 	ses.dropCache(ev.Path)
 	if ses.buffers[ev.Path] {
-		if res, err := ses.s.jail.ReadFile(ses.abs(ev.Path), min(ses.s.cfg.Limits.MaxFileBytes, watchCacheBytes/4)); err == nil && !res.Truncated && Version(res.Data) == *ev.Version {
+		if res, err := ses.s.Jail().ReadFile(ses.abs(ev.Path), min(ses.s.MaxFileBytes(), watchCacheBytes/4)); err == nil && !res.Truncated && ses.s.Version(res.Data) == *ev.Version {
 			ses.setCache(ev.Path, res.Data)
 		}
 	}
 }
 
 // dropCacheUnder forgets what is held at or beneath r.
-func (ses *watchSession) dropCacheUnder(r string) {
+func (ses *session) dropCacheUnder(r string) {
 	for p := range ses.cache {
 		if workspace.Within(p, r) {
 			ses.dropCache(p)
@@ -156,7 +156,7 @@ func (ses *watchSession) dropCacheUnder(r string) {
 	}
 }
 
-func (ses *watchSession) setCache(p string, data []byte) {
+func (ses *session) setCache(p string, data []byte) {
 	if !ses.buffers[p] {
 		return
 	}
@@ -169,7 +169,7 @@ func (ses *watchSession) setCache(p string, data []byte) {
 	ses.ws.noteHeld(p, true)
 }
 
-func (ses *watchSession) dropCache(p string) {
+func (ses *session) dropCache(p string) {
 	if old, ok := ses.cache[p]; ok {
 		ses.cacheBytes -= len(old)
 		delete(ses.cache, p)
@@ -177,7 +177,7 @@ func (ses *watchSession) dropCache(p string) {
 	}
 }
 
-func (ses *watchSession) setRecent(p, v string) {
+func (ses *session) setRecent(p, v string) {
 	if len(ses.recent) >= recentCap {
 		clear(ses.recent)
 	}
@@ -190,7 +190,7 @@ func (ses *watchSession) setRecent(p, v string) {
 
 // account updates what the watcher knows of a path after a change to it
 // was reported, by us or by the function that made it.
-func (ses *watchSession) account(c *candidate) {
+func (ses *session) account(c *candidate) {
 	switch c.kind {
 	case "deleted":
 		ses.dropCache(c.rel)

@@ -1,8 +1,8 @@
-package editor
+package watch
 
 // Deciding whether a classified change is ours or external. A change the
 // journal already explains is dropped at once. The others wait until the
-// writes lock (writes_lock.go) has been taken after they were seen, which
+// writes lock (editor/writes_lock.go) has been taken after they were seen, which
 // makes the journal conclusive for them; they are then matched once more,
 // and what is still unexplained is reported. The wait runs on its own
 // goroutine, so the event loop goes on batching meanwhile, and changes
@@ -19,7 +19,7 @@ import (
 
 // decide drops the echo of our own writes that the journal already holds
 // and queues the rest for the writes lock.
-func (ses *watchSession) decide(cands []*candidate) {
+func (ses *session) decide(cands []*candidate) {
 	for _, c := range cands {
 		// A change to a path that an older change still waits for waits
 		// behind it, even when the journal explains it already: changes to
@@ -38,13 +38,13 @@ func (ses *watchSession) decide(cands []*candidate) {
 
 // quiesce starts a wait for the writes lock on behalf of every change
 // waiting now; changes queued meanwhile wait for the next one.
-func (ses *watchSession) quiesce() {
+func (ses *session) quiesce() {
 	ch := make(chan error, 1)
 	ses.quiet, ses.covers = ch, len(ses.waiting)
 	go func() {
-		err := ses.s.quiesce(ses.ctx)
+		err := ses.s.Quiesce(ses.ctx)
 		if err != nil && shell.CodeOf(err) != shell.CodeTimeout {
-			ses.s.sleep(ses.ctx, time.Second) // trouble with the state dir: do not spin
+			sleep(ses.ctx, time.Second) // trouble with the state dir: do not spin
 		}
 		ch <- err
 	}()
@@ -52,14 +52,14 @@ func (ses *watchSession) quiesce() {
 
 // settle takes the outcome of the wait for the writes lock: on success the
 // changes it covers are decided, else the wait starts again.
-func (ses *watchSession) settle(err error) {
+func (ses *session) settle(err error) {
 	ses.quiet = nil
 	if err != nil {
 		if ses.ctx.Err() != nil {
 			return // the session is ending: finish decides what waits
 		}
 		if ses.lockWarns++; ses.lockWarns == 1 {
-			ses.s.warn(fmt.Sprintf("watcher: %d changes wait for %s, which writes of this service hold: %v; they are reported once those end", len(ses.waiting), writesLock, err))
+			ses.s.Warn(fmt.Sprintf("watcher: %d changes wait for %s, which writes of this service hold: %v; they are reported once those end", len(ses.waiting), writesLock, err))
 		}
 		ses.quiesce()
 		return
@@ -77,16 +77,16 @@ func (ses *watchSession) settle(err error) {
 // settleAll decides every change still waiting when the session ends. The
 // wait for the writes lock is bounded by watchFinishWait; past it the
 // changes are reported anyway, since the next watcher will not see them.
-func (ses *watchSession) settleAll() {
+func (ses *session) settleAll() {
 	ses.cancel() // a wait in flight ends; this one replaces it
 	if len(ses.waiting) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), watchFinishWait)
-	err := ses.s.quiesce(ctx)
+	err := ses.s.Quiesce(ctx)
 	cancel()
 	if err != nil {
-		ses.s.warn(fmt.Sprintf("watcher: stopping; %d changes are decided without %s (%v): a write of this service still in flight may be reported as external", len(ses.waiting), writesLock, err))
+		ses.s.Warn(fmt.Sprintf("watcher: stopping; %d changes are decided without %s (%v): a write of this service still in flight may be reported as external", len(ses.waiting), writesLock, err))
 	}
 	due := ses.waiting
 	ses.waiting = nil
@@ -95,7 +95,7 @@ func (ses *watchSession) settleAll() {
 }
 
 // wait queues c for the writes lock.
-func (ses *watchSession) wait(c *candidate) {
+func (ses *session) wait(c *candidate) {
 	ses.queued++
 	ses.waiting = append(ses.waiting, c)
 	for _, p := range c.paths() {
@@ -104,7 +104,7 @@ func (ses *watchSession) wait(c *candidate) {
 }
 
 // unwait takes cands, leaving the queue, off the paths waited for.
-func (ses *watchSession) unwait(cands []*candidate) {
+func (ses *session) unwait(cands []*candidate) {
 	ses.decided += uint64(len(cands))
 	for _, c := range cands {
 		for _, p := range c.paths() {
@@ -116,7 +116,7 @@ func (ses *watchSession) unwait(cands []*candidate) {
 }
 
 // waitsFor reports whether a change still waiting touches a path c does.
-func (ses *watchSession) waitsFor(c *candidate) bool {
+func (ses *session) waitsFor(c *candidate) bool {
 	for _, p := range c.paths() {
 		if ses.waitingPaths[p] > 0 {
 			return true
@@ -139,7 +139,7 @@ func (c *candidate) paths() []string {
 // They are taken in the order seen, ours and external alike, so that each
 // is accounted (and an external one's patch computed) after the changes
 // to its path that came before it.
-func (ses *watchSession) conclude(cands []*candidate) {
+func (ses *session) conclude(cands []*candidate) {
 	ses.syncOwn()
 	var evs []workspace.Event
 	for _, c := range cands {
@@ -151,15 +151,19 @@ func (ses *watchSession) conclude(cands []*candidate) {
 		}
 	}
 	if len(evs) > 0 {
-		ses.s.emit(context.Background(), evs...)
+		ses.s.Emit(context.Background(), evs...)
 	}
 }
 
 // isOwn reports (and accounts for) a change that is the echo of our write.
-func (ses *watchSession) isOwn(c *candidate) bool {
+func (ses *session) isOwn(c *candidate) bool {
 	if !ses.own.match(ses.root, c) {
 		return false
 	}
 	ses.account(c)
 	return true
 }
+
+// writesLock names the service's writes lock (editor/writes_lock.go) in
+// warnings.
+const writesLock = "writes.lock"

@@ -1,9 +1,9 @@
-package editor
+package watch
 
 // One watched root: the state of a session of the watcher (what is
 // watched, known, batched and waiting) and the loop that feeds it events
-// until the active root changes or the watcher stops. watch.go elects the
-// process and starts sessions; the other watch_*.go files are its parts.
+// until the active root changes or the watcher stops. watcher.go elects the
+// process and starts sessions; the other files of the package are its parts.
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 	"github.com/editord/editord/workspace"
 )
 
-type watchSession struct {
-	s     *Service
-	ws    *watchState
+type session struct {
+	s     Service
+	ws    *Watcher
 	own   *ownTracker
 	root  string
 	w     *shell.Watcher
@@ -56,7 +56,7 @@ type watchSession struct {
 	overflow  bool
 	// handover: the session ended because this process watches its own
 	// root in place of the shared one, and one that can watch the shared
-	// one stands for the election (watch.go).
+	// one stands for the election (watcher.go).
 	handover  bool
 	lastStand time.Time
 
@@ -65,7 +65,7 @@ type watchSession struct {
 	cancel context.CancelFunc
 	// waiting are classified changes not yet known to be ours or external,
 	// in the order seen, until the writes lock says the journal is
-	// conclusive for them (watch_decide.go).
+	// conclusive for them (decide.go).
 	waiting []*candidate
 	// waitingPaths counts the changes in waiting per path they touch.
 	waitingPaths map[string]int
@@ -75,7 +75,7 @@ type watchSession struct {
 	covers    int
 	lockWarns int // waits for the writes lock that failed in a row
 
-	// Fences (tests, watch_fence.go): the name prefix, a fence seen and
+	// Fences (tests, fence.go): the name prefix, a fence seen and
 	// not yet flushed, the changes ever queued and decided, and the
 	// fences flushed with what they queued.
 	fence           string
@@ -84,12 +84,12 @@ type watchSession struct {
 	marks           []fenceMark
 }
 
-func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) (*watchSession, error) {
-	w, err := s.jail.NewWatcher()
+func newSession(s Service, ws *Watcher, own *ownTracker, root string) (*session, error) {
+	w, err := s.Jail().NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	ses := &watchSession{
+	ses := &session{
 		s: s, ws: ws, own: own, root: root, w: w,
 		watched: map[string]bool{}, prio: map[string]bool{}, dirs: map[string]bool{},
 		unwatched: map[string]bool{}, known: newFileSet(), ghosts: map[string]time.Time{},
@@ -110,7 +110,7 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 	}
 	ses.fence = ws.fence
 	ws.mu.Unlock()
-	if r, ok := ses.rel(s.store.Dir()); ok {
+	if r, ok := ses.rel(s.Store().Dir()); ok {
 		if r == "" {
 			w.Close()
 			return nil, fmt.Errorf("the state dir is the workspace root; put it elsewhere")
@@ -124,7 +124,7 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 	return ses, nil
 }
 
-func (ses *watchSession) abs(rel string) string {
+func (ses *session) abs(rel string) string {
 	if rel == "" {
 		return ses.root
 	}
@@ -133,21 +133,25 @@ func (ses *watchSession) abs(rel string) string {
 
 // rel is the root-relative form of an absolute path; ok is false outside
 // the root.
-func (ses *watchSession) rel(abs string) (string, bool) {
-	r := stored(ses.root, abs)
-	if strings.HasPrefix(r, "/") {
-		return "", false
+func (ses *session) rel(abs string) (string, bool) {
+	switch {
+	case abs == ses.root:
+		return "", true
+	case strings.HasPrefix(abs, ses.root+"/"):
+		return abs[len(ses.root)+1:], true
+	case ses.root == "/":
+		return strings.TrimPrefix(abs, "/"), true
 	}
-	return r, true
+	return "", false
 }
 
-func (ses *watchSession) status() {
-	ses.ws.set(WatcherStatus{Elected: true, Root: ses.root, Watched: len(ses.watched), Uncovered: len(ses.unwatched), Limit: ses.limit})
+func (ses *session) status() {
+	ses.ws.set(Status{Elected: true, Root: ses.root, Watched: len(ses.watched), Uncovered: len(ses.unwatched), Limit: ses.limit})
 }
 
 // run processes events until ctx ends, the active root changes or the root
 // goes away.
-func (ses *watchSession) run(ctx context.Context) {
+func (ses *session) run(ctx context.Context) {
 	defer context.AfterFunc(ctx, ses.cancel)()
 	tick := time.NewTicker(watchTick)
 	defer tick.Stop()
@@ -169,7 +173,7 @@ func (ses *watchSession) run(ctx context.Context) {
 			if err == shell.ErrWatchOverflow {
 				ses.overflow = true
 			} else {
-				ses.s.warn(fmt.Sprintf("watcher: %v", err))
+				ses.s.Warn(fmt.Sprintf("watcher: %v", err))
 			}
 		case err := <-ses.quiet:
 			ses.settle(err)
@@ -179,7 +183,7 @@ func (ses *watchSession) run(ctx context.Context) {
 		ses.syncOwn()
 		if ses.overflow {
 			ses.overflow = false
-			ses.s.warn(fmt.Sprintf("watcher: the kernel dropped events under %s; rescanning", ses.root))
+			ses.s.Warn(fmt.Sprintf("watcher: the kernel dropped events under %s; rescanning", ses.root))
 			ses.rescan()
 			ses.flush()
 		} else if ses.fence != "" {
@@ -198,9 +202,9 @@ func (ses *watchSession) run(ctx context.Context) {
 				ses.finish()
 				return
 			}
-			if ses.root == ses.s.start && now.Sub(ses.lastStand) >= watchStandPoll {
+			if ses.root == ses.s.Start() && now.Sub(ses.lastStand) >= watchStandPoll {
 				ses.lastStand = now
-				if !ses.s.canWatchActive() && ses.s.store.Challenged(workspace.WatcherElection) {
+				if !canWatchActive(ses.s) && ses.s.Store().Challenged(workspace.WatcherElection) {
 					ses.handover = true
 					ses.finish()
 					return
@@ -215,36 +219,36 @@ func (ses *watchSession) run(ctx context.Context) {
 
 // syncOwn reads our new journal events, and warns when some were dropped
 // from the journal before the watcher could read them.
-func (ses *watchSession) syncOwn() {
+func (ses *session) syncOwn() {
 	if ses.own.sync() {
-		ses.s.warn(fmt.Sprintf("watcher: the change journal dropped events before the watcher read them (changes_kept %d is small for this rate of writes); "+
-			"the echo of some writes of this service may be reported as external", ses.s.cfg.Limits.ChangesKept))
+		ses.s.Warn(fmt.Sprintf("watcher: the change journal dropped events before the watcher read them (changes_kept %d is small for this rate of writes); "+
+			"the echo of some writes of this service may be reported as external", ses.s.ChangesKept()))
 	}
 }
 
 // finish decides what is still batched or waiting before the session
 // ends: those are real changes, and the next watcher will not see them.
-func (ses *watchSession) finish() {
+func (ses *session) finish() {
 	if len(ses.pend) > 0 {
 		ses.flush()
 	}
 	ses.settleAll()
 }
 
-func (ses *watchSession) close() {
+func (ses *session) close() {
 	ses.cancel()
 	ses.w.Close()
 }
 
 // pollRecord follows the record: false when the active root moved away.
-func (ses *watchSession) pollRecord() bool {
-	tok := ses.s.store.RecordChanged()
+func (ses *session) pollRecord() bool {
+	tok := ses.s.Store().RecordChanged()
 	if tok == ses.recTok {
 		return true
 	}
 	ses.recTok = tok
-	rec := ses.s.store.Load()
-	if root, _ := ses.s.rootOf(rec); root != ses.root {
+	rec := ses.s.Store().Load()
+	if root, _ := ses.s.RootOf(rec); root != ses.root {
 		return false
 	}
 	// A save changes only a buffer's version: the open paths and expanded
@@ -287,7 +291,7 @@ func sessionSig(rec *workspace.Record, root string) uint64 {
 
 // skip reports paths the watcher never looks at: .git (git's own files)
 // and the state dir.
-func (ses *watchSession) skip(rel string) bool {
+func (ses *session) skip(rel string) bool {
 	return hasDotGit(rel) || (ses.state != "" && workspace.Within(rel, ses.state))
 }
 

@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Reporting: external changes become editor::changed events with cause
 // "external", with a patch when the content before is known.
@@ -10,7 +10,7 @@ import (
 // external accounts for a change nobody in this state dir made and
 // returns its event; ok is false when an earlier change already reported
 // this content.
-func (ses *watchSession) external(c *candidate) (ev workspace.Event, ok bool) {
+func (ses *session) external(c *candidate) (ev workspace.Event, ok bool) {
 	if _, held := ses.cache[c.rel]; held && c.kind == "created" {
 		// Created within the batch, but by a write of ours that the
 		// journal holds (follow kept its content): what is external is
@@ -32,26 +32,30 @@ func (ses *watchSession) external(c *candidate) (ev workspace.Event, ok bool) {
 // event builds the editor::changed event of an external change: with a
 // real patch when the content before is known (an open buffer, or nothing
 // for a new file), with the version and no counts otherwise.
-func (ses *watchSession) event(c *candidate) workspace.Event {
-	l := loc{abs: ses.abs(c.rel), stored: c.rel}
+func (ses *session) event(c *candidate) workspace.Event {
 	ev := workspace.Event{Root: ses.root, Path: c.rel, Kind: c.kind}
 	before, haveBefore := ses.cache[c.rel]
+	var withPatch workspace.Event
+	ok := false
 	switch c.kind {
 	case "moved":
 		from := c.from
 		ev.From = &from
 	case "deleted":
-		if haveBefore && !c.isDir && isText(before) {
-			ev = ses.s.changeEvent(ses.root, l, "external", "deleted", before, nil)
+		if haveBefore && !c.isDir {
+			withPatch, ok = ses.s.ExternalEvent(ses.root, c.rel, "deleted", before, nil)
 		}
 	case "created":
-		if c.data != nil && isText(c.data) {
-			ev = ses.s.changeEvent(ses.root, l, "external", "created", nil, c.data)
+		if c.data != nil {
+			withPatch, ok = ses.s.ExternalEvent(ses.root, c.rel, "created", nil, c.data)
 		}
 	case "modified":
-		if haveBefore && c.data != nil && isText(before) && isText(c.data) {
-			ev = ses.s.changeEvent(ses.root, l, "external", "modified", before, c.data)
+		if haveBefore && c.data != nil {
+			withPatch, ok = ses.s.ExternalEvent(ses.root, c.rel, "modified", before, c.data)
 		}
+	}
+	if ok {
+		ev = withPatch
 	}
 	if ev.Version == nil && c.version != "" && c.kind != "deleted" {
 		v := c.version

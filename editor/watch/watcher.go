@@ -1,7 +1,8 @@
-package editor
+package watch
 
 // The filesystem watcher: writes made by other programs inside the active
-// root become editor::changed events with cause "external" (docs/contract.md §5).
+// root become editor::changed events with cause "external"
+// (docs/contract.md §5).
 //
 // One process per state dir runs it, elected with a lock file in the state
 // dir (workspace.Store.Elect); the others wait and take over when the
@@ -13,26 +14,26 @@ package editor
 // write-temp-and-rename, a git checkout), then each path is classified by
 // what was there before the batch and what is there now: created,
 // modified, deleted, or moved when the kernel paired the two halves of a
-// rename. Writes this service made itself are journaled by the function
+// rename. Writes the service made itself are journaled by the function
 // that made them (editor::save, ...); the watcher reads the journal and
 // drops the filesystem echo of those, so no write is reported twice. The
-// writes lock (writes_lock.go) tells it when the journal is conclusive.
+// service's writes lock (Service.Quiesce, editor/writes_lock.go) tells it
+// when the journal is conclusive.
 //
-// This file holds the election loop, the status and the tunables; the
-// parts of one watched root are in watch_*.go:
+// This file holds the election loop, the status, the tunables and what
+// the watcher needs of the service; the parts of one watched root are:
 //
-//	watch_session.go   a session: its state and event loop
-//	watch_tree.go      walking the root and following folders
-//	watch_budget.go    which folders get one of the kernel's watches
-//	watch_batch.go     coalescing raw events into batches
-//	watch_classify.go  created, modified, deleted or moved
-//	watch_own.go       our own writes, from the journal
-//	watch_decide.go    ours or external, by the writes lock
-//	watch_cache.go     the content of open buffers, versions reported
-//	watch_report.go    the external events
-//
-// writes_lock.go holds the writes lock that every write of this service
-// takes, which watch_decide.go relies on.
+//	session.go   a session: its state and event loop
+//	tree.go      walking the root and following folders
+//	budget.go    which folders get one of the kernel's watches
+//	batch.go     coalescing raw events into batches
+//	classify.go  created, modified, deleted or moved
+//	own.go       our own writes, from the journal
+//	decide.go    ours or external, by the writes lock
+//	cache.go     the content of open buffers, versions reported
+//	report.go    the external events
+//	files.go     the set of files known to exist
+//	fence.go     fences, for tests
 
 import (
 	"context"
@@ -40,8 +41,47 @@ import (
 	"sync"
 	"time"
 
+	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
+
+// Service is what the watcher needs of the editor's service (editor's
+// WatchHost): the jail and the shared record it watches through, the
+// writes lock that tells the service's writes from others', and the
+// journal its external events go to. Every path is absolute or
+// root-relative as the service stores it (docs/contract.md §2).
+type Service interface {
+	// Jail is the jail every file is read and watched through.
+	Jail() *shell.Jail
+	// Store is the shared record: the active root, the buffers and
+	// expanded folders, the change journal, the watcher election.
+	Store() *workspace.Store
+	// RootOf is the active root of rec as this process serves it (its own
+	// Start root while the shared one is outside its jail).
+	RootOf(rec *workspace.Record) (string, error)
+	// Start is the root this process was started on (canonical).
+	Start() string
+	// MaxFileBytes bounds a file read for its content; ChangesKept is how
+	// many events the journal keeps.
+	MaxFileBytes() int64
+	ChangesKept() int
+	// Warn reports trouble to the person running the server.
+	Warn(msg string)
+	// Quiesce returns once every write of the service that began before
+	// the call has journaled its events (the writes lock).
+	Quiesce(ctx context.Context) error
+	// GiveWay waits while a call is in progress, for at most what is left
+	// of *budget (which it spends): background work yields to calls.
+	GiveWay(ctx context.Context, budget *time.Duration)
+	// ExternalEvent is the event of an external change of rel (kind
+	// created, modified or deleted; a missing side is nil), with its
+	// patch; ok is false when a side is not text (no patch then).
+	ExternalEvent(root, rel, kind string, before, after []byte) (ev workspace.Event, ok bool)
+	// Emit journals events, as the service journals its own.
+	Emit(ctx context.Context, evs ...workspace.Event)
+	// Version is the version of a content (docs/contract.md §3).
+	Version(data []byte) string
+}
 
 // Tunables of the watcher.
 const (
@@ -50,7 +90,7 @@ const (
 	// watchMaxDelay: ...or at the latest this long after its first event,
 	// so a file written without pause is still reported.
 	watchMaxDelay = 400 * time.Millisecond
-	// watchFinishWait bounds the wait for the writes lock (writes_lock.go)
+	// watchFinishWait bounds the wait for the writes lock (editor/writes_lock.go)
 	// when a session ends with changes still undecided.
 	watchFinishWait = 2 * time.Second
 	// ownKeep is how long a journal event of ours is kept for matching,
@@ -72,8 +112,8 @@ const (
 	recentCap = 100_000
 )
 
-// WatcherStatus describes this process's part in watching the workspace.
-type WatcherStatus struct {
+// Status describes this process's part in watching the workspace.
+type Status struct {
 	Elected   bool   `json:"elected" desc:"True when this process holds the watcher lock of the state dir and runs the watcher."`
 	Root      string `json:"root" desc:"The root being watched (empty when not elected)."`
 	Watched   int    `json:"watched" desc:"Folders watched."`
@@ -81,15 +121,15 @@ type WatcherStatus struct {
 	Limit     int    `json:"limit" desc:"Most folders this watcher will watch: the inotify budget minus headroom for other programs."`
 }
 
-// watchState is the watcher's view shared with WatcherStatus: the
-// watcher's goroutine writes it, any goroutine reads it.
-type watchState struct {
+// Watcher is the filesystem watcher of one process: Run elects it and
+// watches; any goroutine reads its Status.
+type Watcher struct {
 	mu    sync.Mutex
-	st    WatcherStatus
+	st    Status
 	limit int // when > 0, overrides the budget-derived folder limit (tests)
 	// fence, when set, is the name prefix of the fences that alone flush
 	// batches; fenceFlushed and fenceSettled count the fences flushed and
-	// fully decided (tests, watch_fence.go).
+	// fully decided (tests, fence.go).
 	fence                      string
 	fenceFlushed, fenceSettled uint64
 	// lost counts the elections this process tried and lost (tests wait
@@ -100,7 +140,10 @@ type watchState struct {
 	held map[string]bool
 }
 
-func (ws *watchState) noteHeld(p string, on bool) {
+// New is a watcher that has not run yet.
+func New() *Watcher { return &Watcher{} }
+
+func (ws *Watcher) noteHeld(p string, on bool) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if ws.held == nil {
@@ -113,63 +156,61 @@ func (ws *watchState) noteHeld(p string, on bool) {
 	}
 }
 
-func (ws *watchState) clearHeld() {
+func (ws *Watcher) clearHeld() {
 	ws.mu.Lock()
 	ws.held = nil
 	ws.mu.Unlock()
 }
 
-// watchHolds reports whether the watcher holds the content of the open
-// buffer p (root-relative), so that its next external change gets a patch.
-func (s *Service) watchHolds(p string) bool {
-	s.watch.mu.Lock()
-	defer s.watch.mu.Unlock()
-	return s.watch.held[p]
+// Holds reports whether the watcher holds the content of the open buffer
+// p (root-relative), so that its next external change gets a patch.
+func (ws *Watcher) Holds(p string) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.held[p]
 }
 
-func (ws *watchState) set(st WatcherStatus) {
+func (ws *Watcher) set(st Status) {
 	ws.mu.Lock()
 	ws.st = st
 	ws.mu.Unlock()
 }
 
-// WatcherStatus reports whether this process runs the watcher and how much
-// of the root it covers.
-func (s *Service) WatcherStatus() WatcherStatus {
-	s.watch.mu.Lock()
-	defer s.watch.mu.Unlock()
-	return s.watch.st
+// Status reports whether this process runs the watcher and how much of
+// the root it covers.
+func (ws *Watcher) Status() Status {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.st
 }
 
-// setWatchLimit caps the folders the watcher adds (tests of the budget).
-func (s *Service) setWatchLimit(n int) {
-	s.watch.mu.Lock()
-	s.watch.limit = n
-	s.watch.mu.Unlock()
+// SetLimit caps the folders the watcher adds (tests of the budget).
+func (ws *Watcher) SetLimit(n int) {
+	ws.mu.Lock()
+	ws.limit = n
+	ws.mu.Unlock()
 }
 
-// RunWatcher runs the filesystem watcher of the state dir until ctx ends:
-// it waits to be elected (one process per state dir holds the lock; the
+// Run runs the filesystem watcher of svc's state dir until ctx ends: it
+// waits to be elected (one process per state dir holds the lock; the
 // others retry every workspace.ElectionRetry), then watches the active root
 // and follows it when editor::workspace::open repoints it. Trouble is
-// reported through Options.Warn; RunWatcher itself never fails. Call it
-// once per Service, and end ctx (waiting for RunWatcher to return) before
-// Close.
-func (s *Service) RunWatcher(ctx context.Context) {
-	ws := s.watch
+// reported through svc.Warn; Run itself never fails. Call it once per
+// Watcher, and end ctx (waiting for Run to return) before closing svc.
+func (ws *Watcher) Run(ctx context.Context, svc Service) {
 	for ctx.Err() == nil {
-		release, err := s.electWatcher(ctx)
+		release, err := ws.elect(ctx, svc)
 		if err != nil {
 			return
 		}
-		ws.set(WatcherStatus{Elected: true})
-		handover := s.watchElected(ctx, ws)
-		ws.set(WatcherStatus{})
+		ws.set(Status{Elected: true})
+		handover := ws.watchElected(ctx, svc)
+		ws.set(Status{})
 		release()
 		if handover {
 			// Leave the election to the process that can watch the
 			// shared root; stand again if it does not take it.
-			s.sleep(ctx, watchHandoverWait)
+			sleep(ctx, watchHandoverWait)
 		}
 	}
 }
@@ -189,15 +230,23 @@ const watchHandoverWait = 2 * time.Second
 
 // canWatchActive reports whether this process's jail holds the shared
 // active root (or there is none yet): it would watch that root if elected.
-func (s *Service) canWatchActive() bool {
+func canWatchActive(svc Service) bool {
 	ok := true
-	s.store.View(func(rec *workspace.Record) { ok = rec.ActiveRoot == "" || s.jail.Contains(rec.ActiveRoot) })
+	svc.Store().View(func(rec *workspace.Record) { ok = rec.ActiveRoot == "" || svc.Jail().Contains(rec.ActiveRoot) })
 	return ok
 }
 
-// electWatcher waits until this process holds the watcher election,
-// standing for it meanwhile whenever it could watch the active root.
-func (s *Service) electWatcher(ctx context.Context) (release func(), err error) {
+// activeRoot is the active root as svc serves it.
+func activeRoot(svc Service) (string, error) {
+	var r string
+	var err error
+	svc.Store().View(func(rec *workspace.Record) { r, err = svc.RootOf(rec) })
+	return r, err
+}
+
+// elect waits until this process holds the watcher election, standing for
+// it meanwhile whenever it could watch the active root.
+func (ws *Watcher) elect(ctx context.Context, svc Service) (release func(), err error) {
 	var stand func()
 	defer func() {
 		if stand != nil {
@@ -208,22 +257,22 @@ func (s *Service) electWatcher(ctx context.Context) (release func(), err error) 
 	defer t.Stop()
 	warned := false
 	for {
-		release, ok, err := s.store.TryElect(workspace.WatcherElection)
+		release, ok, err := svc.Store().TryElect(workspace.WatcherElection)
 		if !ok {
-			s.watch.mu.Lock()
-			s.watch.lost++
-			s.watch.mu.Unlock()
+			ws.mu.Lock()
+			ws.lost++
+			ws.mu.Unlock()
 		}
 		switch {
 		case ok:
 			return release, nil
 		case err != nil && !warned:
-			s.warn("election " + workspace.WatcherElection + ": " + err.Error() + "; retrying")
+			svc.Warn("election " + workspace.WatcherElection + ": " + err.Error() + "; retrying")
 			warned = true
 		}
-		switch able := s.canWatchActive(); {
+		switch able := canWatchActive(svc); {
 		case able && stand == nil:
-			if r, ok, _ := s.store.Stand(workspace.WatcherElection); ok {
+			if r, ok, _ := svc.Store().Stand(workspace.WatcherElection); ok {
 				stand = r
 			}
 		case !able && stand != nil:
@@ -241,30 +290,30 @@ func (s *Service) electWatcher(ctx context.Context) (release func(), err error) 
 // watchElected watches the active root, session after session, while this
 // process holds the election. It returns true when it ended to hand the
 // watcher over to a process that can watch the active root.
-func (s *Service) watchElected(ctx context.Context, ws *watchState) (handover bool) {
-	own := newOwnTracker(s.store)
+func (ws *Watcher) watchElected(ctx context.Context, svc Service) (handover bool) {
+	own := newOwnTracker(svc.Store())
 	lastWarn := ""
 	for ctx.Err() == nil {
-		if !s.canWatchActive() && s.store.Challenged(workspace.WatcherElection) {
+		if !canWatchActive(svc) && svc.Store().Challenged(workspace.WatcherElection) {
 			return true
 		}
-		root, err := s.root()
-		var ses *watchSession
+		root, err := activeRoot(svc)
+		var ses *session
 		if err == nil {
-			ses, err = s.newWatchSession(ws, own, root)
+			ses, err = newSession(svc, ws, own, root)
 		}
 		if err != nil {
 			if msg := fmt.Sprintf("watcher: cannot watch %s: %v; retrying every second", root, err); msg != lastWarn {
-				s.warn(msg)
+				svc.Warn(msg)
 				lastWarn = msg
 			}
-			s.sleep(ctx, time.Second)
+			sleep(ctx, time.Second)
 			continue
 		}
 		lastWarn = ""
 		ses.run(ctx)
 		ses.close()
-		ws.set(WatcherStatus{Elected: true})
+		ws.set(Status{Elected: true})
 		if ses.handover {
 			return true
 		}
@@ -272,7 +321,7 @@ func (s *Service) watchElected(ctx context.Context, ws *watchState) (handover bo
 	return false
 }
 
-func (s *Service) sleep(ctx context.Context, d time.Duration) {
+func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

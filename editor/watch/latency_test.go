@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // How long an external write takes to become an editor::changed event, with
 // the service idle and with saves of ours running meanwhile (which the
@@ -15,13 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editord/editord/editor"
 	"github.com/editord/editord/workspace"
 )
 
 func BenchmarkWatchLatency(b *testing.B) {
 	for _, savers := range []int{0, 4} {
 		b.Run(fmt.Sprintf("savers=%d", savers), func(b *testing.B) {
-			e := tcNew(b, func(c *Config) { c.Limits.ChangesKept = 200 })
+			e := tcNew(b, func(c *editor.Config) { c.Limits.ChangesKept = 200 })
 			e.write("ext.txt", "0\n")
 			e.open("ext.txt")
 			twStartTimed(b, e.s)
@@ -42,7 +43,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 				wg.Go(func() {
 					for n := 0; ctx.Err() == nil; n++ {
 						start := time.Now()
-						if _, err := svc.Save(ctx, &SaveRequest{Path: fmt.Sprintf("own%d.txt", i), Content: fmt.Sprintf("%d\n", n), Force: true}); err != nil && ctx.Err() == nil {
+						if _, err := svc.Save(ctx, &editor.SaveRequest{Path: fmt.Sprintf("own%d.txt", i), Content: fmt.Sprintf("%d\n", n), Force: true}); err != nil && ctx.Err() == nil {
 							b.Errorf("save: %v", err)
 							return
 						}
@@ -61,7 +62,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 				want := fmt.Sprintf("%d\n", i+1)
 				start := time.Now()
 				twWriteRaw(b, e.abs("ext.txt"), want)
-				for !twSeen(b, e.s, cur, "ext.txt", Version([]byte(want))) {
+				for !twSeen(b, e.s, cur, "ext.txt", editor.Version([]byte(want))) {
 					if time.Since(start) > 10*time.Second {
 						b.Fatalf("write %d: no event after 10s", i)
 					}
@@ -78,7 +79,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 			// before it, so once it is reported the journal is complete.
 			end := twCursor(b, e.s)
 			twWriteRaw(b, e.abs("ext.txt"), "end\n")
-			for start := time.Now(); !twSeen(b, e.s, end, "ext.txt", Version([]byte("end\n"))); time.Sleep(time.Millisecond) {
+			for start := time.Now(); !twSeen(b, e.s, end, "ext.txt", editor.Version([]byte("end\n"))); time.Sleep(time.Millisecond) {
 				if time.Since(start) > twPatience {
 					b.Fatal("the last external write was never reported")
 				}
@@ -103,7 +104,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 
 // twSeen reports whether an external event for rel with version v came
 // after cursor.
-func twSeen(t testing.TB, s *Service, cursor, rel, v string) bool {
+func twSeen(t testing.TB, s *svc, cursor, rel, v string) bool {
 	for _, ev := range twSince(t, s, cursor) {
 		if ev.Path == rel && ev.Cause == "external" && ev.Version != nil && *ev.Version == v {
 			return true

@@ -1,4 +1,4 @@
-package editor
+package watch
 
 // Tests of the filesystem watcher. Helpers start with tw so that they never
 // collide with other test files of the package.
@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editord/editord/editor"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
 )
@@ -28,7 +29,7 @@ import (
 const twPatience = 30 * time.Second
 
 // twFence is the name prefix of the fences the tests write into the root
-// (watch_fence.go): a watcher started by twStart flushes its batch only at
+// (fence.go): a watcher started by twStart flushes its batch only at
 // a fence, so the writes of one step of a test are one batch however
 // loaded the machine is, and twSettle knows when they are all decided.
 const twFence = ".editord-twfence-"
@@ -36,25 +37,31 @@ const twFence = ".editord-twfence-"
 var twFenceSeq atomic.Uint64
 
 // twStart runs s's watcher until the test ends, flushing at fences.
-func twStart(t testing.TB, s *Service) (stop func()) {
+func twStart(t testing.TB, s *svc) (stop func()) {
+	t.Helper()
+	return twStartOn(t, s, s.WatchHost())
+}
+
+// twStartOn is twStart with host as the watcher's service.
+func twStartOn(t testing.TB, s *svc, host Service) (stop func()) {
 	t.Helper()
 	s.setWatchFence(twFence)
-	return twRun(t, s)
+	return twRun(t, s, host)
 }
 
 // twStartTimed runs s's watcher on its own timers, as in production.
-func twStartTimed(t testing.TB, s *Service) (stop func()) {
+func twStartTimed(t testing.TB, s *svc) (stop func()) {
 	t.Helper()
-	return twRun(t, s)
+	return twRun(t, s, s.WatchHost())
 }
 
-func twRun(t testing.TB, s *Service) (stop func()) {
+func twRun(t testing.TB, s *svc, host Service) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.RunWatcher(ctx)
+		s.w.Run(ctx, host)
 	}()
 	var once sync.Once
 	stop = func() {
@@ -73,7 +80,7 @@ func twRun(t testing.TB, s *Service) (stop func()) {
 
 // twFenceWrite writes a fence into s's active root: one event (a symlink
 // made in one system call), after every write the test made before it.
-func twFenceWrite(t testing.TB, s *Service) {
+func twFenceWrite(t testing.TB, s *svc) {
 	t.Helper()
 	root, err := s.root()
 	if err != nil {
@@ -87,7 +94,7 @@ func twFenceWrite(t testing.TB, s *Service) {
 
 // twFlush writes a fence and waits until s's watcher has flushed the
 // batch it ends (its changes may still wait to be decided).
-func twFlush(t testing.TB, s *Service) {
+func twFlush(t testing.TB, s *svc) {
 	t.Helper()
 	before, _ := s.watchFences()
 	twFenceWrite(t, s)
@@ -106,7 +113,7 @@ func twFlush(t testing.TB, s *Service) {
 // twSettle writes a fence and waits until s's watcher (started by twStart
 // and elected) has decided every change made before it: the journal then
 // holds all that the watcher will ever report of them.
-func twSettle(t testing.TB, s *Service) {
+func twSettle(t testing.TB, s *svc) {
 	t.Helper()
 	// Fences are flushed in order, and every fence a test wrote before
 	// this one was flushed before it returned (twFlush) or settled
@@ -140,7 +147,7 @@ func twUntil(t testing.TB, what string, cond func() bool) {
 
 // twLoses waits until s's watcher has tried the election n more times
 // and lost each, and fails if it was elected meanwhile.
-func twLoses(t testing.TB, s *Service, n uint64) {
+func twLoses(t testing.TB, s *svc, n uint64) {
 	t.Helper()
 	base := s.watchElectionsLost()
 	twUntil(t, fmt.Sprintf("%d lost elections", n), func() bool {
@@ -152,7 +159,7 @@ func twLoses(t testing.TB, s *Service, n uint64) {
 }
 
 // twReady waits until s runs the watcher on root.
-func twReady(t testing.TB, s *Service, root string) WatcherStatus {
+func twReady(t testing.TB, s *svc, root string) Status {
 	t.Helper()
 	deadline := time.Now().Add(twPatience)
 	for {
@@ -167,12 +174,15 @@ func twReady(t testing.TB, s *Service, root string) WatcherStatus {
 	}
 }
 
+// changesPage is the most events editor::changes gives at once.
+const changesPage = 10_000
+
 // twCursor is the journal's current end.
-func twCursor(t testing.TB, s *Service) string {
+func twCursor(t testing.TB, s *svc) string {
 	t.Helper()
 	cursor := ""
 	for {
-		r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor, Limit: changesLimitCap})
+		r, err := s.Changes(context.Background(), &editor.ChangesRequest{Since: cursor, Limit: changesPage})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,11 +193,11 @@ func twCursor(t testing.TB, s *Service) string {
 }
 
 // twSince is every event after cursor, page after page.
-func twSince(t testing.TB, s *Service, cursor string) []workspace.Event {
+func twSince(t testing.TB, s *svc, cursor string) []workspace.Event {
 	t.Helper()
 	var all []workspace.Event
 	for {
-		r, err := s.Changes(context.Background(), &ChangesRequest{Since: cursor, Limit: changesLimitCap})
+		r, err := s.Changes(context.Background(), &editor.ChangesRequest{Since: cursor, Limit: changesPage})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +211,7 @@ func twSince(t testing.TB, s *Service, cursor string) []workspace.Event {
 // twWait returns every event after cursor once the changes made so far
 // are decided (twSettle: s runs the watcher), and fails unless they
 // include one per want entry ("kind path").
-func twWait(t testing.TB, s *Service, cursor string, want ...string) []workspace.Event {
+func twWait(t testing.TB, s *svc, cursor string, want ...string) []workspace.Event {
 	t.Helper()
 	if !s.WatcherStatus().Elected {
 		t.Fatal("twWait needs the watcher in this process; another process's is waited for with twWaitRemote")
@@ -218,7 +228,7 @@ func twWait(t testing.TB, s *Service, cursor string, want ...string) []workspace
 
 // twWaitRemote is twWait when another process runs the watcher (started
 // with the fence too): settled hears of each fence it settles.
-func twWaitRemote(t testing.TB, s *Service, settled <-chan uint64, cursor string, want ...string) []workspace.Event {
+func twWaitRemote(t testing.TB, s *svc, settled <-chan uint64, cursor string, want ...string) []workspace.Event {
 	t.Helper()
 	twFenceWrite(t, s)
 	select {
@@ -330,12 +340,12 @@ func TestWatchExternalWrite(t *testing.T) {
 	if ev.Added != 1 || ev.Removed != 1 || !strings.Contains(ev.Patch, "-two\n+TWO\n") || ev.Truncated {
 		t.Fatalf("patch of an open buffer: +%d -%d %q", ev.Added, ev.Removed, ev.Patch)
 	}
-	if ev.Version == nil || *ev.Version != Version([]byte("one\nTWO\nthree\n")) || ev.Root != e.root {
+	if ev.Version == nil || *ev.Version != editor.Version([]byte("one\nTWO\nthree\n")) || ev.Root != e.root {
 		t.Fatalf("version/root: %+v", ev)
 	}
 	// Not open: counts only, no patch, but the version.
 	ev = twFind(t, evs, "modified", "closed.txt")
-	if ev.Added != 0 || ev.Removed != 0 || ev.Patch != "" || ev.Version == nil || *ev.Version != Version([]byte("beta\n")) {
+	if ev.Added != 0 || ev.Removed != 0 || ev.Patch != "" || ev.Version == nil || *ev.Version != editor.Version([]byte("beta\n")) {
 		t.Fatalf("closed file event: %+v", ev)
 	}
 
@@ -424,7 +434,7 @@ func TestWatchRemoveAndMove(t *testing.T) {
 	if ev := twFind(t, evs, "deleted", "open-gone.txt"); ev.Removed != 2 || !strings.Contains(ev.Patch, "-l1\n-l2\n") {
 		t.Fatalf("delete of an open buffer: %+v", ev)
 	}
-	if ev := twFind(t, evs, "moved", "dest/moved.txt"); ev.From == nil || *ev.From != "mv.txt" || ev.Version == nil || *ev.Version != Version([]byte("moving\n")) {
+	if ev := twFind(t, evs, "moved", "dest/moved.txt"); ev.From == nil || *ev.From != "mv.txt" || ev.Version == nil || *ev.Version != editor.Version([]byte("moving\n")) {
 		t.Fatalf("move event: %+v", ev)
 	}
 	if ev := twFind(t, evs, "moved", "dir2"); ev.From == nil || *ev.From != "dir1" {
@@ -532,34 +542,34 @@ func TestWatchOwnWritesOnce(t *testing.T) {
 	ctx := context.Background()
 
 	cur := twCursor(t, e.s)
-	v := Version([]byte("f1\n"))
+	v := editor.Version([]byte("f1\n"))
 	for i := range 5 {
 		svc := e.s
 		if i%2 == 1 {
 			svc = other
 		}
-		r, err := svc.Save(ctx, &SaveRequest{Path: "f.txt", Content: fmt.Sprintf("f%d\n", i+2), ExpectedVersion: &v})
+		r, err := svc.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: fmt.Sprintf("f%d\n", i+2), ExpectedVersion: &v})
 		if err != nil || !r.Saved {
 			t.Fatalf("save %d: %v %+v", i, err, r)
 		}
 		v = r.Version
 	}
-	if _, err := other.Save(ctx, &SaveRequest{Path: "newdir/created.txt", Content: "c\n"}); err != nil {
+	if _, err := other.Save(ctx, &editor.SaveRequest{Path: "newdir/created.txt", Content: "c\n"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.Create(ctx, &CreateRequest{Path: "made.txt", Kind: "file", Content: "made\n"}); err != nil {
+	if _, err := e.s.Create(ctx, &editor.CreateRequest{Path: "made.txt", Kind: "file", Content: "made\n"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.Delete(ctx, &DeleteRequest{Path: "del.txt"}); err != nil {
+	if _, err := other.Delete(ctx, &editor.DeleteRequest{Path: "del.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.Move(ctx, &MoveRequest{From: "mv.txt", To: "moved/mv.txt"}); err != nil {
+	if _, err := e.s.Move(ctx, &editor.MoveRequest{From: "mv.txt", To: "moved/mv.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.Move(ctx, &MoveRequest{From: "tree", To: "tree2"}); err != nil {
+	if _, err := e.s.Move(ctx, &editor.MoveRequest{From: "tree", To: "tree2"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.Delete(ctx, &DeleteRequest{Path: "tree2", Recursive: true}); err != nil {
+	if _, err := other.Delete(ctx, &editor.DeleteRequest{Path: "tree2", Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -611,12 +621,12 @@ func TestWatchBudget(t *testing.T) {
 	}
 	e.write("z/deep/er/buf.txt", "b1\n")
 	e.open("z/deep/er/buf.txt")
-	if _, err := e.s.Tree(context.Background(), &TreeRequest{MaxDepth: 1, Expand: []string{"d5"}}); err != nil {
+	if _, err := e.s.Tree(context.Background(), &editor.TreeRequest{MaxDepth: 1, Expand: []string{"d5"}}); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var warns []string
-	s, err := New(e.cfg, Options{Root: e.root, StateDir: e.state, Warn: func(m string) {
+	es, err := editor.New(e.cfg, editor.Options{Root: e.root, StateDir: e.state, Warn: func(m string) {
 		mu.Lock()
 		warns = append(warns, m)
 		mu.Unlock()
@@ -624,7 +634,8 @@ func TestWatchBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() }) // after the watcher stops (cleanups run last first)
+	t.Cleanup(func() { es.Close() }) // after the watcher stops (cleanups run last first)
+	s := newSvc(es)
 	s.setWatchLimit(6)
 	twStart(t, s)
 	st := twReady(t, s, e.root)
@@ -671,7 +682,7 @@ func TestWatchRetarget(t *testing.T) {
 	e.write("proj/inner.txt", "i\n")
 	twStart(t, e.s)
 	twReady(t, e.s, e.root)
-	if _, err := e.s.WorkspaceOpen(context.Background(), &WorkspaceOpenRequest{Root: "proj"}); err != nil {
+	if _, err := e.s.WorkspaceOpen(context.Background(), &editor.WorkspaceOpenRequest{Root: "proj"}); err != nil {
 		t.Fatal(err)
 	}
 	proj := e.abs("proj")
@@ -722,11 +733,12 @@ func TestTWWatchHelperProcess(t *testing.T) {
 	if os.Getenv(twHelperEnv) == "" {
 		t.Skip("helper process only")
 	}
-	s, err := New(DefaultConfig(), Options{Root: os.Getenv("TW_ROOT"), StateDir: os.Getenv("TW_STATE")})
+	es, err := editor.New(editor.DefaultConfig(), editor.Options{Root: os.Getenv("TW_ROOT"), StateDir: os.Getenv("TW_STATE")})
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(2)
 	}
+	s := newSvc(es)
 	s.setWatchFence(twFence) // the test's twWait writes fences
 	go s.RunWatcher(context.Background())
 	for !s.WatcherStatus().Elected || s.WatcherStatus().Watched == 0 {
@@ -833,7 +845,7 @@ func TestWatchConcurrentSavesOnce(t *testing.T) {
 		wg.Go(func() {
 			var v *string
 			for i := range saves {
-				r, err := svc.Save(context.Background(), &SaveRequest{Path: fmt.Sprintf("p%d.txt", p), Content: fmt.Sprintf("%d\n", i), ExpectedVersion: v})
+				r, err := svc.Save(context.Background(), &editor.SaveRequest{Path: fmt.Sprintf("p%d.txt", p), Content: fmt.Sprintf("%d\n", i), ExpectedVersion: v})
 				if err != nil || !r.Saved {
 					t.Errorf("save %d/%d: %v %+v", p, i, err, r)
 					return
@@ -865,11 +877,12 @@ func TestWatchStateDirInsideRoot(t *testing.T) {
 	t.Parallel()
 	e := tcNew(t)
 	e.write("f.txt", "1\n")
-	s, err := New(e.cfg, Options{Root: e.root, StateDir: e.abs(".editord-state"), Warn: func(m string) { t.Logf("warn: %s", m) }})
+	es, err := editor.New(e.cfg, editor.Options{Root: e.root, StateDir: e.abs(".editord-state"), Warn: func(m string) { t.Logf("warn: %s", m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() }) // after the watcher stops (cleanups run last first)
+	t.Cleanup(func() { es.Close() }) // after the watcher stops (cleanups run last first)
+	s := newSvc(es)
 	twStart(t, s)
 	twReady(t, s, e.root)
 	cur := twCursor(t, s)
@@ -887,7 +900,7 @@ func TestWatchRescan(t *testing.T) {
 	e.write("same.txt", "s\n")
 	e.open("buf.txt")
 	e.open("same.txt")
-	ses, err := e.s.newWatchSession(&watchState{}, newOwnTracker(e.s.store), e.root)
+	ses, err := newSession(e.s.WatchHost(), New(), newOwnTracker(e.s.Store()), e.root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -909,9 +922,15 @@ func TestWatchRescan(t *testing.T) {
 // twSession is a watch session on e's root driven by hand: the test feeds
 // it the kernel's events and says where a batch ends, as a loaded machine
 // may split them.
-func twSession(t *testing.T, e *tcEnv) *watchSession {
+func twSession(t *testing.T, e *tcEnv) *session {
 	t.Helper()
-	ses, err := e.s.newWatchSession(&watchState{}, newOwnTracker(e.s.store), e.root)
+	return twSessionOn(t, e, e.s.WatchHost())
+}
+
+// twSessionOn is twSession with svc as the watcher's service.
+func twSessionOn(t *testing.T, e *tcEnv, svc Service) *session {
+	t.Helper()
+	ses, err := newSession(svc, New(), newOwnTracker(e.s.Store()), e.root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -919,9 +938,45 @@ func twSession(t *testing.T, e *tcEnv) *watchSession {
 	return ses
 }
 
+// heldLock is the service with its writes lock held by the test: the
+// watcher's Quiesce waits until release, as it waits while a write of the
+// service is in flight (the lock itself is tested in editor).
+type heldLock struct {
+	Service
+	released chan struct{}
+	asked    atomic.Int64 // Quiesce calls begun
+}
+
+func holdLock(svc Service) *heldLock { return &heldLock{Service: svc, released: make(chan struct{})} }
+
+func (h *heldLock) Quiesce(ctx context.Context) error {
+	h.asked.Add(1)
+	select {
+	case <-h.released:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return h.Service.Quiesce(ctx)
+}
+
+func (h *heldLock) release() { close(h.released) }
+
+// twOwnEvent journals the event of a write of the service's own (cause
+// fn), as the service journals it once the write is done.
+func twOwnEvent(t testing.TB, e *tcEnv, fn, rel, kind, before, after string) {
+	t.Helper()
+	h := e.s.WatchHost()
+	ev, ok := h.ExternalEvent(e.root, rel, kind, []byte(before), []byte(after))
+	if !ok {
+		t.Fatalf("no event for %s", rel)
+	}
+	ev.Cause, ev.By = fn, ""
+	h.Emit(context.Background(), ev)
+}
+
 // twFeed passes the session's events to it until one satisfies last
 // (included), failing after twPatience.
-func twFeed(t *testing.T, ses *watchSession, last func(ev shell.WatchEvent) bool) {
+func twFeed(t *testing.T, ses *session, last func(ev shell.WatchEvent) bool) {
 	t.Helper()
 	timeout := time.After(twPatience)
 	for {
@@ -968,8 +1023,9 @@ func TestWatchChangesToOnePathInOrder(t *testing.T) {
 	e := tcNew(t)
 	e.write("f.txt", "f1\n")
 	e.open("f.txt")
-	ses := twSession(t, e)
-	ses.loadSession(e.s.store.Load())
+	lock := holdLock(e.s.WatchHost())
+	ses := twSessionOn(t, e, lock)
+	ses.loadSession(e.s.Store().Load())
 	ses.loadCache()
 	ctx := context.Background()
 	cur := twCursor(t, e.s)
@@ -977,22 +1033,17 @@ func TestWatchChangesToOnePathInOrder(t *testing.T) {
 
 	// A write of ours whose journal event is not there yet when its batch
 	// is decided: it waits for the writes lock, which the test holds.
-	done, err := e.s.writing(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	twWriteRaw(t, e.abs("f.txt"), "f2\n")
 	twFeed(t, ses, isF)
 	ses.flush()
 	if len(ses.waiting) != 1 {
 		t.Fatalf("%d changes waiting, want 1", len(ses.waiting))
 	}
-	l := loc{abs: e.abs("f.txt"), stored: "f.txt"}
-	e.s.emit(ctx, e.s.changeEvent(e.root, l, "editor::save", "modified", []byte("f1\n"), []byte("f2\n")))
-	done()
+	twOwnEvent(t, e, "editor::save", "f.txt", "modified", "f1\n", "f2\n")
+	lock.release()
 	// Our next save, journaled at once: its echo is explained already.
-	v := Version([]byte("f2\n"))
-	if r, err := e.s.Save(ctx, &SaveRequest{Path: "f.txt", Content: "f3\n", ExpectedVersion: &v}); err != nil || !r.Saved {
+	v := editor.Version([]byte("f2\n"))
+	if r, err := e.s.Save(ctx, &editor.SaveRequest{Path: "f.txt", Content: "f3\n", ExpectedVersion: &v}); err != nil || !r.Saved {
 		t.Fatalf("save: %v %+v", err, r)
 	}
 	twFeed(t, ses, func(ev shell.WatchEvent) bool { return isF(ev) && ev.Op.Has(shell.WatchCreate) })
@@ -1031,9 +1082,188 @@ func TestWatchChangeRightAfterOpenReported(t *testing.T) {
 	e.open("f.txt")
 	twWriteRaw(t, e.abs("f.txt"), "f2\n")
 	// The record poll runs before the batch holding the write is flushed.
-	ses.loadSession(e.s.store.Load())
+	ses.loadSession(e.s.Store().Load())
 	ses.loadCache()
 	twFeed(t, ses, func(ev shell.WatchEvent) bool { return ev.Path == e.abs("f.txt") })
 	ses.finish()
 	twExactly(t, twSince(t, e.s, cur), "modified f.txt external")
+}
+
+// A write of ours whose journal event comes long after its filesystem
+// call (a loaded machine, a slow state dir) is still ours, and an external
+// change seen meanwhile is decided only once our write is journaled: the
+// watcher decides nothing until the writes lock (held here) is taken.
+func TestWatchSlowOwnWrite(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	e.write("ours.txt", "before\n")
+	e.write("theirs.txt", "t1\n")
+	e.open("ours.txt")
+	lock := holdLock(e.s.WatchHost())
+	twStartOn(t, e.s, lock)
+	twReady(t, e.s, e.root)
+
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("ours.txt"), "after\n")
+	twWriteRaw(t, e.abs("theirs.txt"), "t2\n")
+	// The batch is flushed, and its changes wait: nothing may be decided
+	// while we write, however long that takes (the watcher used to give a
+	// write of ours a grace period). Once it asked for the lock, another
+	// batch goes by.
+	twFlush(t, e.s)
+	twUntil(t, "the watcher to ask for the writes lock", func() bool { return lock.asked.Load() > 0 })
+	twFlush(t, e.s)
+	if evs := twSince(t, e.s, cur); len(evs) != 0 {
+		lock.release()
+		t.Fatalf("decided while a write of ours was in flight:%s", twFmt(evs))
+	}
+	twOwnEvent(t, e, "editor::save", "ours.txt", "modified", "before\n", "after\n")
+	lock.release()
+	evs := twWait(t, e.s, cur, "modified ours.txt", "modified theirs.txt")
+	twExactly(t, evs, "modified ours.txt editor::save", "modified theirs.txt external")
+}
+
+// Many writes of ours at once, from two processes, of every kind, while
+// other programs write too: every write of ours is reported once, by its
+// function, every external one once, as external, and nothing deadlocks.
+// Several writers without pause would starve the watcher of the writes
+// lock without its gate: the external writes would wait forever.
+func TestWatchOwnWritesUnderLoad(t *testing.T) {
+	t.Parallel()
+	e := tcNew(t)
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	other := e.service()
+	ctx := context.Background()
+	cur := twCursor(t, e.s)
+
+	const workers, rounds = 4, 12
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var saverWg sync.WaitGroup
+	// Savers without pause, for the length of the test.
+	for i := range 4 {
+		svc := []*svc{e.s, other}[i%2]
+		saverWg.Go(func() {
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := svc.Save(ctx, &editor.SaveRequest{Path: fmt.Sprintf("busy%d.txt", i), Content: fmt.Sprintf("%d\n", n), Force: true}); err != nil {
+					t.Errorf("busy save: %v", err)
+					return
+				}
+			}
+		})
+	}
+	for w := range workers {
+		svc := []*svc{e.s, other}[w%2]
+		wg.Go(func() {
+			for r := range rounds {
+				p := fmt.Sprintf("w%d/r%d.txt", w, r)
+				steps := []func() error{
+					func() error {
+						_, err := svc.Create(ctx, &editor.CreateRequest{Path: p, Kind: "file", Content: "new\n"})
+						return err
+					},
+					func() error {
+						_, err := svc.Save(ctx, &editor.SaveRequest{Path: p, Content: "saved\n", Force: true})
+						return err
+					},
+					func() error {
+						_, err := svc.Move(ctx, &editor.MoveRequest{From: p, To: p + ".moved"})
+						return err
+					},
+					func() error {
+						_, err := svc.Delete(ctx, &editor.DeleteRequest{Path: p + ".moved"})
+						return err
+					},
+				}
+				for i, step := range steps {
+					if err := step(); err != nil {
+						t.Errorf("%s step %d: %v", p, i, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	var want []string
+	for i := range 5 {
+		name := fmt.Sprintf("ext%d.txt", i)
+		twWriteRaw(t, e.abs(name), "external\n")
+		want = append(want, "created "+name)
+		twFlush(t, e.s) // one batch each, while the savers are busy
+	}
+	// The external writes are reported while the savers are still busy.
+	twWait(t, e.s, cur, want...)
+	wg.Wait()
+	close(stop)
+	saverWg.Wait()
+	twSettle(t, e.s)
+
+	counts := map[string]int{}
+	for _, ev := range twSince(t, e.s, cur) {
+		if strings.HasPrefix(ev.Path, "busy") {
+			if ev.Cause != "editor::save" {
+				t.Errorf("a save of ours reported as %s:%s", ev.Cause, twFmt([]workspace.Event{ev}))
+			}
+			continue
+		}
+		counts[ev.Kind+" "+ev.Path+" "+ev.Cause]++
+	}
+	for w := range workers {
+		for r := range rounds {
+			p := fmt.Sprintf("w%d/r%d.txt", w, r)
+			for _, k := range []string{"created " + p + " editor::create", "modified " + p + " editor::save",
+				"moved " + p + ".moved editor::move", "deleted " + p + ".moved editor::delete"} {
+				if counts[k] != 1 {
+					t.Errorf("%q: %d events, want 1", k, counts[k])
+				}
+				delete(counts, k)
+			}
+		}
+	}
+	for i := range 5 {
+		k := fmt.Sprintf("created ext%d.txt external", i)
+		if counts[k] != 1 {
+			t.Errorf("%q: %d events, want 1", k, counts[k])
+		}
+		delete(counts, k)
+	}
+	for k, n := range counts {
+		t.Errorf("unexpected event %q (%d)", k, n)
+	}
+}
+
+// TestNestedRootsWatchTheSharedRoot: processes on /p and /p/sub share one
+// record and one watcher. The /p/sub one cannot watch /p (it serves its own
+// root); when it holds the watcher and the /p one starts, it hands the
+// watcher over, so a change in /p outside /p/sub is reported; when the /p
+// one ends, the /p/sub one watches its own root again.
+func TestNestedRootsWatchTheSharedRoot(t *testing.T) {
+	e := tcNew(t)
+	e.write("sub/a.txt", "a\n")
+	e.write("top.txt", "t\n")
+	inner := e.serviceAt(e.abs("sub"))
+	twStart(t, inner)
+	twReady(t, inner, e.abs("sub"))
+
+	stopOuter := twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	if st := inner.WatcherStatus(); st.Elected {
+		t.Fatalf("both elected: %+v", st)
+	}
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("top.txt"), "t2\n")
+	twWriteRaw(t, e.abs("sub/a.txt"), "a2\n")
+	twWait(t, e.s, cur, "modified top.txt", "modified sub/a.txt")
+
+	stopOuter()
+	twReady(t, inner, e.abs("sub"))
+	cur = twCursor(t, inner)
+	twWriteRaw(t, e.abs("sub/a.txt"), "a3\n")
+	twWait(t, inner, cur, "modified a.txt")
 }
