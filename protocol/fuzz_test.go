@@ -101,15 +101,7 @@ func FuzzParseToolCall(f *testing.F) {
 		if !ok {
 			return
 		}
-		var want struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Method  string          `json:"method"`
-			Params  struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"params"`
-		}
+		var want toolCall // as encoding/json reads it
 		// The arguments are only delimited: compare with them taken out
 		// when they are not valid JSON.
 		args := bytes.TrimSpace(c.Params.Arguments)
