@@ -54,20 +54,29 @@ bench-page:
 	$(GO) test -count=1 -run '^$$' -bench 'Page' -benchtime 1x -timeout 20m ./protocol/pagetest
 
 # The long versions of the stress suites (docs/reliability.md), bounded in
-# time: the jail fuzzer for FUZZTIME, then every suite at full size
-# (EDITORD_STRESS=long). `make test` runs the quick versions.
+# time: the jail fuzzer for FUZZTIME, the wire fast paths against
+# encoding/json for WIREFUZZTIME each, then every suite at full size
+# (EDITORD_STRESS=long). `make test` runs the quick versions (the fuzz
+# targets' seeds included).
 FUZZTIME ?= 3m
 GITFUZZTIME ?= 1m
+WIREFUZZTIME ?= 30s
+WIREFUZZ := FuzzDecodeArgs FuzzUnquote FuzzAppendString FuzzMarshal FuzzUnescapeHTML FuzzValueEnd FuzzObjectMembers FuzzNumbersFit
+PROTOFUZZ := FuzzOpenJSON FuzzSearchJSON FuzzParseToolCall FuzzEncodeToolResponse
 stress:
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzJailPaths$$' -fuzztime $(FUZZTIME) ./editor
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckoutNames$$' -fuzztime $(GITFUZZTIME) ./gitops
+	for f in $(WIREFUZZ); do $(GO) test -count=1 -run '^$$' -fuzz "^$$f\$$" -fuzztime $(WIREFUZZTIME) ./editor/wire || exit 1; done
+	for f in $(PROTOFUZZ); do $(GO) test -count=1 -run '^$$' -fuzz "^$$f\$$" -fuzztime $(WIREFUZZTIME) ./protocol || exit 1; done
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
 	EDITORD_STRESS=long EDITORD_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 40m -v -run '^TestCoeditInterleavings$$' ./protocol/pagetest
 
-# Regenerate the golden tool schemas after changing a request or response type.
+# Regenerate the golden tool schemas after changing a request or response
+# type, then the page's wire types from them (protocol/web/src/wire.ts).
 schemas:
-	$(GO) test ./protocol -run TestGoldenSchemas -update
+	$(GO) test ./protocol -run '^TestGoldenSchemas$$' -update
+	$(GO) test ./protocol -run '^TestPageWireTypes$$' -update
 
 vet:
 	$(GO) vet ./...

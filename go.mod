@@ -10,7 +10,6 @@ require (
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/mark3labs/mcp-go v1.2.1
-	github.com/pmezard/go-difflib v1.0.0
 	github.com/sahilm/fuzzy v0.1.3
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.49.0

@@ -46,7 +46,7 @@ func applyUnified(before, patch string, want []Hunk) (string, error) {
 		for len(lines) > 0 && !strings.HasPrefix(lines[0], "@@ ") {
 			l := lines[0]
 			lines = lines[1:]
-			if l == noNewline || l == "" || !hasNewline(l) {
+			if l == noNewline || !strings.HasSuffix(l, "\n") {
 				return "", fmt.Errorf("hunk %d: stray or unterminated line %q", n, l)
 			}
 			body := l[1:]

@@ -1,13 +1,3 @@
-// Package diff produces unified diffs between two in-memory texts.
-//
-// The output is meant to be fed to `git apply` and `patch -p1`, so it follows
-// git's conventions rather than difflib's: both counts are always written in
-// hunk headers, an empty side starts at the line before the hunk, and a
-// missing final newline is flagged with "\ No newline at end of file".
-// Texts are compared line by line (split on '\n' only) and never transformed,
-// so CR, BOM and invalid UTF-8 pass through untouched.
-//
-// The package is pure: it reads no files and keeps no state.
 package diff
 
 // DefaultContext is git's default number of context lines. Options.Context is
@@ -51,7 +41,10 @@ type Result struct {
 	Truncated bool   `json:"truncated"`
 }
 
-// Unified diffs before against after and renders a git-compatible patch.
+// Unified diffs before against after and renders a git-compatible patch:
+// the lines, hunks and counts git diff gives (its Myers diff and indent
+// heuristic), unless the search passes scriptBudget (then what lies
+// between the texts' common ends is one replacement).
 func Unified(before, after string, opt Options) Result {
 	res := Result{Hunks: []Hunk{}}
 	if opt.MaxBytes > 0 && (len(before) > opt.MaxBytes || len(after) > opt.MaxBytes) {
@@ -62,7 +55,8 @@ func Unified(before, after string, opt Options) Result {
 		res.Identical = true
 		return res
 	}
-	pre, suf := commonEnds(before, after)
+	a, b := bytesOf(before), bytesOf(after)
+	pre, suf := commonLineEnds(a, b)
 	if opt.MaxChangedBytes > 0 && (len(before)-pre-suf > opt.MaxChangedBytes || len(after)-pre-suf > opt.MaxChangedBytes) {
 		res.Truncated = true
 		return res
@@ -70,25 +64,39 @@ func Unified(before, after string, opt Options) Result {
 	// Context past the texts' length changes nothing; clamping keeps 2*ctx
 	// (hunk merging) from overflowing.
 	ctx := min(max(opt.Context, 0), len(before)+len(after)+1)
-	wa, wb := windowsAt(before, after, ctx, pre, suf)
-	changes := editScript(wa.lines, wb.lines)
-	if len(changes) == 0 {
+	w, script := scriptOf(a, b, pre, suf, ctx)
+	if len(script) == 0 {
 		// Unreachable for different texts (lines keep their terminators, so
 		// the windows differ whenever the texts do); kept as a guard.
 		res.Identical = true
 		return res
 	}
-	for _, c := range changes {
-		res.Removed += c.i2 - c.i1
-		res.Added += c.j2 - c.j1
+	changes := make([]change, len(script))
+	for k, c := range script {
+		changes[k] = change{c.I1, c.I1 + c.Chg1, c.I2, c.I2 + c.Chg2}
+		res.Removed += c.Chg1
+		res.Added += c.Chg2
 	}
-	spans := groupHunks(changes, len(wa.lines), ctx)
+	spans := groupHunks(changes, len(w.a), ctx)
 	res.Hunks = make([]Hunk, len(spans))
 	for k, s := range spans {
-		res.Hunks[k] = s.hunk(changes, wa.base)
+		res.Hunks[k] = s.hunk(changes, w.base)
 	}
-	res.Patch = renderPatch(wa.lines, wb.lines, changes, spans, res.Hunks, opt)
+	res.Patch = renderPatch(w.a, w.b, changes, spans, res.Hunks, opt)
 	return res
+}
+
+// scriptOf is git diff's script for two different texts whose common
+// whole-line ends are pre and suf bytes long, in the lines of a window that
+// also holds ctx lines of context around every change: the lines around
+// the difference when that tells (xwindowed), else the whole texts.
+func scriptOf(a, b []byte, pre, suf, ctx int) (xwindow, []Change) {
+	opt := xdiffOptions{indentHeuristic: true, budget: scriptBudget}
+	if w, script, ok := xwindowed(a, b, pre, suf, ctx+slideMargin, ctx, opt); ok {
+		return w, script
+	}
+	ra, rb := splitRecords(a), splitRecords(b)
+	return xwindow{a: ra, b: rb}, xbuildScript(xdiffFiles(ra, rb, opt))
 }
 
 // Counts returns the numbers of added and removed lines Unified would report,
@@ -97,10 +105,6 @@ func Counts(before, after string) (added, removed int) {
 	if before == after {
 		return 0, 0
 	}
-	wa, wb := windows(before, after, 0)
-	for _, c := range editScript(wa.lines, wb.lines) {
-		removed += c.i2 - c.i1
-		added += c.j2 - c.j1
-	}
+	removed, added = xcountChanges(bytesOf(before), bytesOf(after), scriptBudget)
 	return added, removed
 }

@@ -61,7 +61,7 @@ func headerStart(lo, hi int) int {
 	return lo + 1
 }
 
-func renderPatch(a, b []string, changes []change, spans []span, hunks []Hunk, opt Options) string {
+func renderPatch(a, b [][]byte, changes []change, spans []span, hunks []Hunk, opt Options) string {
 	path := opt.Path
 	if path == "" {
 		path = "file"
@@ -79,7 +79,7 @@ func renderPatch(a, b []string, changes []change, spans []span, hunks []Hunk, op
 	size := len(oldName) + len(newName) + 10
 	for _, s := range spans {
 		size += len("@@ -1234567,1234567 +1234567,1234567 @@\n")
-		s.body(a, b, changes, func(_ byte, lines []string) { size += linesSize(lines) })
+		s.body(a, b, changes, func(_ byte, lines [][]byte) { size += linesSize(lines) })
 	}
 
 	var w strings.Builder
@@ -102,14 +102,14 @@ func renderPatch(a, b []string, changes []change, spans []span, hunks []Hunk, op
 		num = strconv.AppendInt(num, int64(h.NewLines), 10)
 		num = append(num, " @@\n"...)
 		w.Write(num)
-		s.body(a, b, changes, func(prefix byte, lines []string) { writeLines(&w, prefix, lines) })
+		s.body(a, b, changes, func(prefix byte, lines [][]byte) { writeLines(&w, prefix, lines) })
 	}
 	return w.String()
 }
 
 // body hands out the span's lines in patch order, grouped by prefix: context,
 // then for each change its removed lines before its added ones, as git does.
-func (s span) body(a, b []string, changes []change, fn func(prefix byte, lines []string)) {
+func (s span) body(a, b [][]byte, changes []change, fn func(prefix byte, lines [][]byte)) {
 	pos := s.i1
 	for _, c := range changes[s.first : s.last+1] {
 		fn(' ', a[pos:c.i1])
@@ -120,7 +120,7 @@ func (s span) body(a, b []string, changes []change, fn func(prefix byte, lines [
 	fn(' ', a[pos:s.i2])
 }
 
-func linesSize(lines []string) int {
+func linesSize(lines [][]byte) int {
 	n := 0
 	for _, l := range lines {
 		n += 1 + len(l)
@@ -133,10 +133,10 @@ func linesSize(lines []string) int {
 
 // writeLines emits lines with a diff prefix. Only a side's last line can lack
 // its newline; git then ends it and adds the marker right after it.
-func writeLines(w *strings.Builder, prefix byte, lines []string) {
+func writeLines(w *strings.Builder, prefix byte, lines [][]byte) {
 	for _, l := range lines {
 		w.WriteByte(prefix)
-		w.WriteString(l)
+		w.Write(l)
 		if !hasNewline(l) {
 			w.WriteByte('\n')
 			w.WriteString(noNewline)

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -21,12 +22,34 @@ func TestSplitLines(t *testing.T) {
 	}
 }
 
-func TestCommonEnds(t *testing.T) {
+func TestRecords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":           {},
+		"\n":         {"\n"},
+		"a":          {"a"},
+		"a\nb":       {"a\n", "b"},
+		"a\r\nb\r\n": {"a\r\n", "b\r\n"},
+		"a\rb\n":     {"a\rb\n"},
+		"\n\n":       {"\n", "\n"},
+	} {
+		got := []string{}
+		for _, r := range Records([]byte(in)) {
+			got = append(got, string(r))
+			if cap(r) != len(r) {
+				t.Errorf("Records(%q): %q has room to grow into the next line", in, r)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Records(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCommonLineEnds(t *testing.T) {
 	for _, tc := range []struct {
 		a, b     string
 		pre, suf int
 	}{
-		{"a\nb\n", "a\nb\n", 4, 0},
 		{"a\nb\nc\n", "a\nx\nc\n", 2, 2},
 		{"a\nb", "a\nb\n", 2, 0},      // unterminated last line differs
 		{"x\nb", "y\nb", 0, 1},        // shared unterminated last line
@@ -37,29 +60,40 @@ func TestCommonEnds(t *testing.T) {
 		{"", "a\n", 0, 0},
 		{"k\r\nv\r\n", "k\nv\r\n", 0, 3},
 	} {
-		pre, suf := commonEnds(tc.a, tc.b)
+		pre, suf := commonLineEnds([]byte(tc.a), []byte(tc.b))
 		if pre != tc.pre || suf != tc.suf {
-			t.Errorf("commonEnds(%q, %q) = %d, %d; want %d, %d", tc.a, tc.b, pre, suf, tc.pre, tc.suf)
+			t.Errorf("commonLineEnds(%q, %q) = %d, %d; want %d, %d", tc.a, tc.b, pre, suf, tc.pre, tc.suf)
 		}
 	}
 }
 
+// The common ends are compared a block at a time; a difference anywhere
+// in or across a block is found exactly.
 func TestCommonLenAcrossChunks(t *testing.T) {
-	long := make([]byte, 5*prefixChunk+17)
+	const chunk = 256
+	long := make([]byte, 5*chunk+17)
 	for i := range long {
 		long[i] = byte('a' + i%26)
 	}
-	for _, at := range []int{0, 1, prefixChunk - 1, prefixChunk, 3*prefixChunk + 5, len(long) - 1} {
+	for _, at := range []int{0, 1, chunk - 1, chunk, 3*chunk + 5, len(long) - 1} {
 		other := slices.Clone(long)
 		other[at] = '#'
-		if got := commonPrefixLen(string(long), string(other)); got != at {
+		if got := commonPrefixLen(long, other); got != at {
 			t.Errorf("prefix with difference at %d: %d", at, got)
 		}
-		if got, want := commonSuffixLen(string(long), string(other)), len(long)-at-1; got != want {
+		if got, want := commonSuffixLen(long, other, len(long)), len(long)-at-1; got != want {
 			t.Errorf("suffix with difference at %d: %d, want %d", at, got, want)
 		}
 	}
-	if got := commonPrefixLen(string(long), string(long[:2*prefixChunk+3])); got != 2*prefixChunk+3 {
+	if got := commonPrefixLen(long, long[:2*chunk+3]); got != 2*chunk+3 {
 		t.Errorf("prefix of a prefix: %d", got)
 	}
+	if got := commonSuffixLen(long, long, 2*chunk+3); got != 2*chunk+3 {
+		t.Errorf("suffix bounded by limit: %d", got)
+	}
+}
+
+func ExampleRecords() {
+	fmt.Printf("%q\n", Records([]byte("a\r\nb\nc")))
+	// Output: ["a\r\n" "b\n" "c"]
 }

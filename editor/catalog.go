@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
+
+	"github.com/editord/editord/editor/wire"
 )
 
 // Function is one entry of the catalog: everything any surface (MCP tools,
@@ -73,7 +75,7 @@ func define[Req, Resp any](id, description string, ann Annotations, h func(*Serv
 			resp, err := h(s, ctx, req)
 			if err == nil && resp != nil && rootAt != nil {
 				// The response names the root it used: a caller that had
-				// seen none has now (writing.go's writeRoot).
+				// seen none has now (paths.go's writeRoot).
 				CallerFrom(ctx).meetRoot(reflect.ValueOf(resp).Elem().FieldByIndex(rootAt).String())
 			}
 			return resp, err
@@ -92,7 +94,7 @@ func rootField(t reflect.Type) []int {
 		return nil
 	}
 	for _, f := range reflect.VisibleFields(t) {
-		if name, _ := jsonName(f); name == "root" && f.Type.Kind() == reflect.String && len(f.Index) == 1 {
+		if name, _ := wire.JSONName(f); name == "root" && f.Type.Kind() == reflect.String && len(f.Index) == 1 {
 			return f.Index
 		}
 	}

@@ -1,7 +1,8 @@
 package editor
 
-// Config is the whole configuration file (CONTRACT.md §6). The toml tags
-// are the key names; cmd/editord rejects keys that are not here.
+// Config is the whole configuration file (docs/contract.md §6). The toml tags
+// are the key names, cmd/editord rejects keys that are not here, and the
+// desc tags say what each does in docs/reference.md.
 type Config struct {
 	Limits Limits       `toml:"limits"`
 	Jail   JailConfig   `toml:"jail"`
@@ -28,38 +29,37 @@ type EditorConfig struct {
 
 // Limits bound what one call may cost.
 type Limits struct {
-	MaxFileBytes      int64 `toml:"max_file_bytes"`
-	MaxDiffBytes      int   `toml:"max_diff_bytes"`
-	DiffContextLines  int   `toml:"diff_context_lines"`
-	FindLimit         int   `toml:"find_limit"`
-	MaxFindCandidates int   `toml:"max_find_candidates"`
-	SearchMaxMatches  int   `toml:"search_max_matches"`
-	GitTimeoutMS      int   `toml:"git_timeout_ms"`
-	EventPatchBytes   int   `toml:"event_patch_bytes"`
-	ChangesKept       int   `toml:"changes_kept"`
+	MaxFileBytes      int64 `toml:"max_file_bytes" desc:"Largest file editor::open returns whole (a bigger one: its beginning, truncated, and no tab; a ranged read of it is served), and the most a draft holds; editor::search reads bigger files in pieces."`
+	MaxDiffBytes      int   `toml:"max_diff_bytes" desc:"Per side of editor::diff, and per side of what changed for the patch of a save, an edit or an event: past it, truncated and no patch (the counts still come)."`
+	DiffContextLines  int   `toml:"diff_context_lines" desc:"Context lines of the patches of saves, edits and change events."`
+	FindLimit         int   `toml:"find_limit" desc:"Matches editor::find returns when the call gives no limit."`
+	MaxFindCandidates int   `toml:"max_find_candidates" desc:"Paths editor::find ranks at most; more make its reply truncated."`
+	SearchMaxMatches  int   `toml:"search_max_matches" desc:"editor::search's max_matches when the call gives none."`
+	GitTimeoutMS      int   `toml:"git_timeout_ms" desc:"Milliseconds a network git call (editor::git::sync, ssh handshakes included) may take before it ends with ok: false."`
+	EventPatchBytes   int   `toml:"event_patch_bytes" desc:"Largest patch a change event carries; a longer one is cut on a line and marked truncated (editor::git::hunks has the rest)."`
+	ChangesKept       int   `toml:"changes_kept" desc:"Change events the journal keeps; editor::changes says reset when a cursor is older."`
 	// VersionsKept and VersionsBytes bound the version store: the content
 	// of recently handed-out versions, kept in the state dir so that a
-	// stale save or edit can be merged (workspace/versions.go). 0 entries
-	// keeps none: every stale save is a conflict.
-	VersionsKept  int   `toml:"versions_kept"`
-	VersionsBytes int64 `toml:"versions_bytes"`
+	// stale save or edit can be merged (workspace/versions.go).
+	VersionsKept  int   `toml:"versions_kept" desc:"Versions whose content the state dir keeps so that a stale save or edit can be merged three ways; 0 keeps none (every stale save is a conflict)."`
+	VersionsBytes int64 `toml:"versions_bytes" desc:"Bytes of kept version contents at most; one content over an eighth of it is not kept."`
 }
 
 // JailConfig is what the shell layer lets anything touch.
 type JailConfig struct {
-	Roots         []string `toml:"roots"`
-	Deny          []string `toml:"deny"`
-	MaxReadBytes  int64    `toml:"max_read_bytes"`
-	MaxWriteBytes int64    `toml:"max_write_bytes"`
+	Roots         []string `toml:"roots" desc:"The folders anything may touch; empty: the --root given at start (or the working directory)."`
+	Deny          []string `toml:"deny" desc:"Globs in .gitignore syntax refused for every function (denied) and left out of listings, find and search; \"!\" re-allows."`
+	MaxReadBytes  int64    `toml:"max_read_bytes" desc:"Largest file read at all (a ranged editor::open of a file over max_file_bytes goes up to it)."`
+	MaxWriteBytes int64    `toml:"max_write_bytes" desc:"Largest content written (too_large past it)."`
 	// AllowGitConfig lets open, search and tree return .git/config (and
 	// submodules' configs), which are denied otherwise: a remote URL there
 	// can hold a token.
-	AllowGitConfig bool `toml:"allow_git_config"`
+	AllowGitConfig bool `toml:"allow_git_config" desc:"true lets open, search and tree return .git/config and submodules' configs, whose remote URLs can hold tokens."`
 }
 
 // WalkConfig tunes directory walks.
 type WalkConfig struct {
-	Noise []string `toml:"noise"`
+	Noise []string `toml:"noise" desc:"Folder names left out of every walk (tree, find, search, the watcher) wherever they are."`
 }
 
 // DefaultConfig is the configuration when no file says otherwise.

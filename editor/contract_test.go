@@ -1,6 +1,6 @@
 package editor
 
-// Contract tests for the pure parts of the service (CONTRACT.md §3 versions,
+// Contract tests for the pure parts of the service (docs/contract.md §3 versions,
 // §4 open's eol and diff) and for what every function shares: strict
 // argument decoding and the change journal (§5).
 

@@ -111,7 +111,7 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 }
 
 // settleDrafts clears the drafts that a save or edit just made by their
-// holder has written out (CONTRACT §9); a write by anyone else leaves them,
+// holder has written out (docs/contract.md §9); a write by anyone else leaves them,
 // so the holder can merge. It runs after the write, so trouble is reported,
 // never returned.
 func (s *Service) settleDrafts(ctx context.Context, evs []workspace.Event) {

@@ -11,7 +11,7 @@ import (
 )
 
 // editor::edit changes a file in place by exact-text replacement
-// (CONTRACT.md §8), so a model sends and receives the few lines it changes,
+// (docs/contract.md §8), so a model sends and receives the few lines it changes,
 // never the whole file. The anchors (old_text) are the guard: an edit whose
 // text is no longer there fails with no_match and writes nothing. The write
 // itself is editor::save's: the same per-file lock, atomic write and

@@ -4,7 +4,7 @@ package editor
 //
 // The watcher reports a change made by another program (sed -i, an editor)
 // a moment after it happens: it batches the filesystem's events for 60 ms
-// and takes the writes lock (writing.go) before deciding. A write of ours
+// and takes the writes lock (writes_lock.go) before deciding. A write of ours
 // that lands on the changed file within that moment used to fold the
 // change into its own: the watcher's batch held both, the content it read
 // was ours, and the external change was never journaled; the write's event

@@ -1,6 +1,6 @@
 package editor
 
-// The functions that shape the workspace (CONTRACT.md §2, §4): the shared
+// The functions that shape the workspace (docs/contract.md §2, §4): the shared
 // record (workspace::open/get, buffers), move, create, delete, tree, and the
 // jail as seen through the editor.
 

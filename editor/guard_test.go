@@ -1,6 +1,6 @@
 package editor
 
-// The save guard (CONTRACT.md §3) and open's refusals: every row of the
+// The save guard (docs/contract.md §3) and open's refusals: every row of the
 // guard matrix, truncation, binary content, byte-exact round trips, modes,
 // symlinks, and the cross-process races.
 
@@ -526,7 +526,9 @@ func TestTCHelperProcess(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	// Wait for the go signal so that every process races at once.
+	// Say it is ready, then wait for the go signal so that every process
+	// races at once.
+	tcWriteFile(t, filepath.Join(state, "ready-"+os.Getenv("TC_ID")), "", 0o600)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := os.Stat(filepath.Join(state, "go")); err == nil {
@@ -585,7 +587,16 @@ func tcRunProcs(t *testing.T, e *tcEnv, n int, job string, env func(i int) []str
 		}
 		cmds[i] = cmd
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Released once all are started and waiting.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		ready, _ := filepath.Glob(filepath.Join(e.state, "ready-*"))
+		if len(ready) == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d helper processes ready after 30s", len(ready), n)
+		}
+	}
 	tcWriteFile(t, filepath.Join(e.state, "go"), "", 0o600)
 	var wg sync.WaitGroup
 	errs := make([]error, n)

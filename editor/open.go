@@ -82,7 +82,7 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 	return out, nil
 }
 
-// openWhole reads the whole file, or its first max_file_bytes (CONTRACT.md
+// openWhole reads the whole file, or its first max_file_bytes (docs/contract.md
 // §4: the version is then the prefix's, and no buffer is recorded).
 func (s *Service) openWhole(l loc) (*OpenResponse, error) {
 	res, err := s.jail.ReadFile(l.abs, s.cfg.Limits.MaxFileBytes)

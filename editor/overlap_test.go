@@ -59,37 +59,3 @@ func TestNestedRootSharingARecordServesItsOwnRoot(t *testing.T) {
 		t.Errorf("the inner process serves %s, want the shared %s", v.Root, e.abs("sub/x"))
 	}
 }
-
-// TestNestedRootsWatchTheSharedRoot: processes on /p and /p/sub share one
-// record and one watcher. The /p/sub one cannot watch /p (it serves its own
-// root); when it holds the watcher and the /p one starts, it hands the
-// watcher over, so a change in /p outside /p/sub is reported; when the /p
-// one ends, the /p/sub one watches its own root again.
-func TestNestedRootsWatchTheSharedRoot(t *testing.T) {
-	e := tcNew(t)
-	e.write("sub/a.txt", "a\n")
-	e.write("top.txt", "t\n")
-	inner, err := New(e.cfg, Options{Root: e.abs("sub"), StateDir: e.state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inner.Close()
-	twStart(t, inner)
-	twReady(t, inner, e.abs("sub"))
-
-	stopOuter := twStart(t, e.s)
-	twReady(t, e.s, e.root)
-	if st := inner.WatcherStatus(); st.Elected {
-		t.Fatalf("both elected: %+v", st)
-	}
-	cur := twCursor(t, e.s)
-	twWriteRaw(t, e.abs("top.txt"), "t2\n")
-	twWriteRaw(t, e.abs("sub/a.txt"), "a2\n")
-	twWait(t, e.s, cur, "modified top.txt", "modified sub/a.txt")
-
-	stopOuter()
-	twReady(t, inner, e.abs("sub"))
-	cur = twCursor(t, inner)
-	twWriteRaw(t, e.abs("sub/a.txt"), "a3\n")
-	twWait(t, inner, cur, "modified a.txt")
-}

@@ -83,7 +83,7 @@ func (s *Service) target(p, field string) (root string, l loc, err error) {
 // writeTarget is target for a call that writes through p: when p is
 // relative and the shared active root is no longer the one this caller last
 // saw, the call is refused with root_changed before anything is touched
-// (CONTRACT.md §5), instead of writing in a folder the caller never looked
+// (docs/contract.md §5), instead of writing in a folder the caller never looked
 // at. Every function that writes with a path argument calls it (or
 // writeRoot) in place of target.
 func (s *Service) writeTarget(ctx context.Context, p, field string) (root string, l loc, err error) {

@@ -100,7 +100,7 @@ const folderLockWait = 10 * time.Second
 // A file that does not exist yet is locked by its nearest existing
 // folder; its creation is exclusive anyway (link(2)). A folder that cannot
 // be opened (no read permission) leaves only the state dir's lock.
-// Lock order (writing.go): writes, the state dir's save lock, the folder,
+// Lock order (writes_lock.go): writes, the state dir's save lock, the folder,
 // then the record.
 func (s *Service) lockSave(ctx context.Context, l loc) (unlockDir, unlockState func(), err error) {
 	real := s.realTarget(l)
@@ -155,7 +155,7 @@ func (f *fileLock) unlock() {
 
 // lockFile takes what a write of l holds from its first look at the disk
 // to its journaled event: the shared writes lock, then l's save lock
-// (writing.go's lock order). editor::save and editor::edit both take it,
+// (writes_lock.go's lock order). editor::save and editor::edit both take it,
 // so they exclude each other on one file across every process.
 func (s *Service) lockFile(ctx context.Context, l loc) (*fileLock, error) {
 	done, err := s.writing(ctx)
@@ -242,7 +242,7 @@ func (sv *saving) done() {
 }
 
 // isText reports whether content may be written as text: no NUL byte
-// anywhere and valid UTF-8 (CONTRACT.md §3.4).
+// anywhere and valid UTF-8 (docs/contract.md §3.4).
 func isText(content []byte) bool {
 	return bytes.IndexByte(content, 0) < 0 && utf8.Valid(content)
 }
@@ -292,7 +292,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	}
 	sv.version = <-hashed
 	if preparedHook != nil {
-		preparedHook()
+		preparedHook(sv)
 	}
 	s.awaitReported(ctx, root, l, deref(req.ExpectedVersion))
 	lk, err := s.lockFile(ctx, l)
@@ -335,7 +335,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 
 // preparedHook runs in a save between writing its content beside the
 // file and taking the locks; tests use it to change the file there.
-var preparedHook func()
+var preparedHook func(*saving)
 
 // slippedInHook runs in a save's last check, just before the rename; tests
 // use it to make another writer land there.

@@ -18,7 +18,7 @@ func TestSavePreparedKeepsModeOfFileReplaced(t *testing.T) {
 	e := tcNew(t)
 	e.writeMode("f.sh", "echo 1\n", 0o644)
 	o := e.open("f.sh")
-	preparedHook = func() {
+	preparedHook = func(*saving) {
 		tmp := e.abs("other")
 		tcWriteFile(t, tmp, "echo 1\n", 0o755)
 		if err := os.Chmod(tmp, 0o755); err != nil {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/editord/editord/editor/wire"
 )
 
 // schemaFor builds a JSON Schema from a struct type. Field names come from
@@ -32,7 +34,7 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 	was := g.active[t]
 	g.active[t] = true
 	defer func() { g.active[t] = was }()
-	for _, f := range fields(t) {
+	for _, f := range wire.Fields(t) {
 		s := g.typ(f.Type)
 		if d := f.Tag.Get("desc"); d != "" {
 			s["description"] = d
@@ -43,7 +45,7 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 		if d, ok := f.Tag.Lookup("default"); ok {
 			s["default"] = defaultValue(f.Type, d)
 		}
-		name, opt := jsonName(f)
+		name, opt := wire.JSONName(f)
 		props[name] = s
 		if g.input && !opt {
 			required = append(required, name)
@@ -93,32 +95,6 @@ func (g *schemaGen) typ(t reflect.Type) map[string]any {
 		return map[string]any{}
 	}
 	panic("editor: no schema for " + t.String())
-}
-
-// fields lists exported fields with json names, flattening embedded structs.
-func fields(t reflect.Type) []reflect.StructField {
-	var out []reflect.StructField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() || f.Tag.Get("json") == "-" {
-			continue
-		}
-		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
-			out = append(out, fields(f.Type)...)
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-func jsonName(f reflect.StructField) (name string, omitempty bool) {
-	tag := f.Tag.Get("json")
-	name, rest, _ := strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
-	}
-	return name, strings.Contains(rest, "omitempty") || strings.Contains(rest, "omitzero")
 }
 
 func defaultValue(t reflect.Type, d string) any {

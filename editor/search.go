@@ -23,13 +23,20 @@ type SearchRequest struct {
 	Output       string   `json:"output,omitempty" enum:"lines,files,count" default:"lines" desc:"lines (default), files or count."`
 }
 
-// SearchHit is one matching line.
+// SearchHit is one matching line: search.Hit with the wire's tags, so
+// that Search hands the engine's hits on without a copy (20,000 of them in
+// a capped search). The conversion below compiles only while both structs
+// have the same fields, in the same order, of the same types (tags aside),
+// which is what the reinterpretation in Search relies on: a field added to
+// either one stops the build instead of misreading memory.
 type SearchHit struct {
 	Line   int      `json:"line" desc:"1-based line number."`
 	Column int      `json:"column" desc:"1-based byte column of the first match in the line."`
 	Text   string   `json:"text" desc:"The line without its line ending, cut to 500 bytes on a UTF-8 boundary."`
 	Ranges [][2]int `json:"ranges" desc:"Every match in the line as [start, end) byte offsets into text (clipped to it)."`
 }
+
+var _ = SearchHit(search.Hit{})
 
 // SearchFile is one file's hits.
 type SearchFile struct {
@@ -117,8 +124,9 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 		out.Skipped[i] = SearchSkip(k)
 	}
 	for i, f := range res.Files {
-		// SearchHit is search.Hit with the wire's tags: the engine's hits
-		// are taken as they are (20,000 of them in a capped search).
+		// The pointer conversion, like the assertion under SearchHit,
+		// compiles only while the two structs agree; unsafe.Slice only
+		// re-types the slice header.
 		hits := unsafe.Slice((*SearchHit)(unsafe.SliceData(f.Hits)), len(f.Hits))
 		if hits == nil {
 			hits = []SearchHit{}

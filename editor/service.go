@@ -1,7 +1,3 @@
-// Package editor is the service: one method per function of the catalog,
-// the save guard, versions, and the request/response types whose json and
-// desc tags are the contract every surface is generated from. It performs
-// no I/O itself: files go through shell, shared state through workspace.
 package editor
 
 import (
@@ -33,13 +29,14 @@ type Service struct {
 	store *workspace.Store
 	start string // canonical --root
 	warn  func(string)
-	watch *watchState    // the filesystem watcher's status (watch.go)
 	find  *search.Engine // find and search, with their per-root caches
 	// versions spares hashing a large file this process knows
 	// (version_memo.go).
 	versions versionMemo
-	// calls counts the calls in progress (calls.go).
+	// calls counts the calls in progress (calls_inflight.go).
 	calls callCount
+	// quiesced counts the watcher's waits for our writes (writes_lock.go).
+	quiesced quiesceSeen
 }
 
 // New opens the jail and the state dir.
@@ -94,7 +91,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail)}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editord/editord/editor/wire"
 	"github.com/editord/editord/shell"
 )
 
@@ -192,8 +193,8 @@ func stVariants(f *Function, p1, p2 string) (out []stVariant, ok bool) {
 	}
 	var fs []field
 	hasPath := false
-	for _, sf := range fields(f.Request) {
-		name, opt := jsonName(sf)
+	for _, sf := range wire.Fields(f.Request) {
+		name, opt := wire.JSONName(sf)
 		var enum []string
 		if e := sf.Tag.Get("enum"); e != "" {
 			enum = strings.Split(e, ",")

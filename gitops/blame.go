@@ -5,6 +5,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/editord/editord/diff"
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -72,7 +73,7 @@ func (b *blamer) lines(h plumbing.Hash) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := splitRecords(data)
+	recs := diff.Records(data)
 	b.records.put(h, recs)
 	return recs, nil
 }
@@ -230,7 +231,7 @@ func (b *blamer) pass(s *blameSuspect, ranges []blameRange) error {
 		}
 		var passed, kept []blameRange
 		// Unchanged stretches: lines [c, c+n) here are [p, p+n) there.
-		sms, _ := xsames(theirs, mine)
+		sms, _ := diff.Unchanged(theirs, mine)
 		for _, rg := range ranges {
 			pos := rg.start
 			end := rg.start + rg.n
@@ -238,14 +239,14 @@ func (b *blamer) pass(s *blameSuspect, ranges []blameRange) error {
 				if pos >= end {
 					break
 				}
-				lo, hi := max(pos, sm.c), min(end, sm.c+sm.n)
+				lo, hi := max(pos, sm.New), min(end, sm.New+sm.N)
 				if lo >= hi {
 					continue
 				}
 				if lo > pos {
 					kept = append(kept, blameRange{final: rg.final + (pos - rg.start), start: pos, n: lo - pos})
 				}
-				passed = append(passed, blameRange{final: rg.final + (lo - rg.start), start: sm.p + (lo - sm.c), n: hi - lo})
+				passed = append(passed, blameRange{final: rg.final + (lo - rg.start), start: sm.Old + (lo - sm.New), n: hi - lo})
 				pos = hi
 			}
 			if pos < end {

@@ -176,6 +176,22 @@ func (r *Repo) lockIndex() (*indexLock, error) {
 	return &indexLock{lockFile: l, idx: idx}, nil
 }
 
+// lockResolvedIndex is lockIndex for the writers git refuses while a
+// path is in conflict (merge, stash push and apply, switch): when one is,
+// it returns that path's name with the lock already released, for the
+// caller's refusal; else the lock, which the caller rolls back or writes.
+func (r *Repo) lockResolvedIndex() (lk *indexLock, conflicted string, err error) {
+	lk, err = r.lockIndex()
+	if err != nil {
+		return nil, "", err
+	}
+	if conf := lk.idx.conflicted(); len(conf) > 0 {
+		lk.rollback()
+		return nil, conf[0], nil
+	}
+	return lk, "", nil
+}
+
 // write commits idx as the new index. Entries whose file changed within the
 // last second are written racily-clean (size 0), as git does, so no reader
 // trusts their stat data.

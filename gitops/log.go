@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/editord/editord/diff"
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -228,8 +229,7 @@ func fillAuthor(e *LogEntry, c *commitInfo) {
 
 // lineCounts is git's --numstat count for one file: lines added, removed.
 func lineCounts(before, after []byte) (added, removed int) {
-	removed, added = xcountChanges(before, after)
-	return added, removed
+	return diff.NumStat(before, after)
 }
 
 // commitCounts sums a commit's --numstat against its parent's tree, with

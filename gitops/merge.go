@@ -143,15 +143,15 @@ func (r *Repo) merge(ctx context.Context, opt mergeOptions) (*MergeResult, error
 	if err != nil {
 		return nil, err
 	}
-	lk, err := r.lockIndex()
+	lk, conflicted, err := r.lockResolvedIndex()
 	if err != nil {
 		return nil, err
 	}
+	if conflicted != "" {
+		return &MergeResult{Summary: "not merged: " + conflicted + " is in conflict; resolve it first"}, nil
+	}
 	defer lk.rollback()
 	idx := lk.idx
-	if conf := idx.conflicted(); len(conf) > 0 {
-		return &MergeResult{Summary: "not merged: " + conf[0] + " is in conflict; resolve it first"}, nil
-	}
 	if t := buildIndexTree(idx, false); t.hash != oc.tree {
 		return &MergeResult{Summary: "not merged: the index has staged changes, and git merges only from a clean index; commit them (editor::git::commit) or stash them (editor::git::stash push) first. Nothing was changed."}, nil
 	}

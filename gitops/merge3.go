@@ -15,6 +15,8 @@ package gitops
 // the same way are left out of the markers, and conflicts separated by
 // three or fewer lines (or by lines with no letter or digit) are joined.
 
+import "github.com/editord/editord/diff"
+
 // MergeStyle is merge.conflictStyle: merge (the default), diff3 (the base
 // between ||||||| and =======) or zdiff3.
 type MergeStyle int
@@ -77,15 +79,10 @@ type merge3Plan struct {
 }
 
 func planMerge3(in Merge3Input) merge3Plan {
-	base, ours, theirs := splitRecords(in.Base), splitRecords(in.Ours), splitRecords(in.Theirs)
-	diffFiles := xdiffFiles
-	if in.Histogram {
-		diffFiles = xdiffFilesHistogram
-	}
-	a1, b1 := diffFiles(base, ours, xdiffOptions{})
-	s1 := xbuildScript(a1, b1)
-	a2, b2 := diffFiles(base, theirs, xdiffOptions{})
-	s2 := xbuildScript(a2, b2)
+	base, ours, theirs := diff.Records(in.Base), diff.Records(in.Ours), diff.Records(in.Theirs)
+	opt := diff.ScriptOptions{Histogram: in.Histogram}
+	s1 := diff.Script(base, ours, opt)
+	s2 := diff.Script(base, theirs, opt)
 	switch {
 	case len(s1) == 0:
 		return merge3Plan{whole: append([]byte{}, in.Theirs...)}
@@ -126,29 +123,29 @@ func planMerge3(in Merge3Input) merge3Plan {
 	x, y := 0, 0
 	for x < len(s1) && y < len(s2) {
 		c1, c2 := s1[x], s2[y]
-		if c1.i1+c1.chg1 < c2.i1 {
-			add(1, c1.i1, c1.chg1, c1.i2, c1.chg2, c2.i2-c2.i1+c1.i1, c1.chg1)
+		if c1.I1+c1.Chg1 < c2.I1 {
+			add(1, c1.I1, c1.Chg1, c1.I2, c1.Chg2, c2.I2-c2.I1+c1.I1, c1.Chg1)
 			x++
 			continue
 		}
-		if c2.i1+c2.chg1 < c1.i1 {
-			add(2, c2.i1, c2.chg1, c1.i2-c1.i1+c2.i1, c2.chg1, c2.i2, c2.chg2)
+		if c2.I1+c2.Chg1 < c1.I1 {
+			add(2, c2.I1, c2.Chg1, c1.I2-c1.I1+c2.I1, c2.Chg1, c2.I2, c2.Chg2)
 			y++
 			continue
 		}
-		if level == levelMinimal || c1.i1 != c2.i1 || c1.chg1 != c2.chg1 || c1.chg2 != c2.chg2 || !sameLines(c1.i2, c2.i2, c1.chg2) {
-			off := c1.i1 - c2.i1
-			ffo := off + c1.chg1 - c2.chg1
-			i0, i1, i2 := c1.i1, c1.i2, c2.i2
+		if level == levelMinimal || c1.I1 != c2.I1 || c1.Chg1 != c2.Chg1 || c1.Chg2 != c2.Chg2 || !sameLines(c1.I2, c2.I2, c1.Chg2) {
+			off := c1.I1 - c2.I1
+			ffo := off + c1.Chg1 - c2.Chg1
+			i0, i1, i2 := c1.I1, c1.I2, c2.I2
 			if off > 0 {
 				i0 -= off
 				i1 -= off
 			} else {
 				i2 += off
 			}
-			chg0 := c1.i1 + c1.chg1 - i0
-			chg1 := c1.i2 + c1.chg2 - i1
-			chg2 := c2.i2 + c2.chg2 - i2
+			chg0 := c1.I1 + c1.Chg1 - i0
+			chg1 := c1.I2 + c1.Chg2 - i1
+			chg2 := c2.I2 + c2.Chg2 - i2
 			if ffo < 0 {
 				chg0 -= ffo
 				chg1 -= ffo
@@ -157,7 +154,7 @@ func planMerge3(in Merge3Input) merge3Plan {
 			}
 			add(0, i0, chg0, i1, chg1, i2, chg2)
 		}
-		e1, e2 := c1.i1+c1.chg1, c2.i1+c2.chg1
+		e1, e2 := c1.I1+c1.Chg1, c2.I1+c2.Chg1
 		if e1 >= e2 {
 			y++
 		}
@@ -167,11 +164,11 @@ func planMerge3(in Merge3Input) merge3Plan {
 	}
 	for ; x < len(s1); x++ {
 		c1 := s1[x]
-		add(1, c1.i1, c1.chg1, c1.i2, c1.chg2, c1.i1+len(theirs)-len(base), c1.chg1)
+		add(1, c1.I1, c1.Chg1, c1.I2, c1.Chg2, c1.I1+len(theirs)-len(base), c1.Chg1)
 	}
 	for ; y < len(s2); y++ {
 		c2 := s2[y]
-		add(2, c2.i1, c2.chg1, c2.i1+len(ours)-len(base), c2.chg1, c2.i2, c2.chg2)
+		add(2, c2.I1, c2.Chg1, c2.I1+len(ours)-len(base), c2.Chg1, c2.I2, c2.Chg2)
 	}
 	switch {
 	case in.Style == StyleZDiff3:
@@ -191,7 +188,7 @@ func planMerge3(in Merge3Input) merge3Plan {
 			}
 		}
 	case level >= levelZealous:
-		ms = refineConflicts(ms, ours, theirs, diffFiles)
+		ms = refineConflicts(ms, ours, theirs, opt)
 		ms = simplifyNonConflicts(ms, ours, level > levelZealous)
 	}
 	return merge3Plan{base: base, ours: ours, theirs: theirs, ms: ms}
@@ -199,14 +196,14 @@ func planMerge3(in Merge3Input) merge3Plan {
 
 // refineConflicts diffs the two sides of each conflict and keeps only
 // the lines where they differ.
-func refineConflicts(ms []*xmerge, ours, theirs [][]byte, diffFiles func(a, b [][]byte, opt xdiffOptions) (*xfile, *xfile)) []*xmerge {
+func refineConflicts(ms []*xmerge, ours, theirs [][]byte, opt diff.ScriptOptions) []*xmerge {
 	var out []*xmerge
 	for _, m := range ms {
 		if m.mode != 0 || m.chg1 == 0 || m.chg2 == 0 {
 			out = append(out, m)
 			continue
 		}
-		sc := xbuildScript(diffFiles(ours[m.i1:m.i1+m.chg1], theirs[m.i2:m.i2+m.chg2], xdiffOptions{}))
+		sc := diff.Script(ours[m.i1:m.i1+m.chg1], theirs[m.i2:m.i2+m.chg2], opt)
 		if len(sc) == 0 {
 			m.mode = 4
 			out = append(out, m)
@@ -214,7 +211,7 @@ func refineConflicts(ms []*xmerge, ours, theirs [][]byte, diffFiles func(a, b []
 		}
 		for _, c := range sc {
 			// i0/chg0 keep the whole conflict's base, as git's do.
-			out = append(out, &xmerge{mode: 0, i0: m.i0, chg0: m.chg0, i1: m.i1 + c.i1, chg1: c.chg1, i2: m.i2 + c.i2, chg2: c.chg2})
+			out = append(out, &xmerge{mode: 0, i0: m.i0, chg0: m.chg0, i1: m.i1 + c.I1, chg1: c.Chg1, i2: m.i2 + c.I2, chg2: c.Chg2})
 		}
 	}
 	return out

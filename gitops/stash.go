@@ -78,15 +78,15 @@ func (r *Repo) stashPush(opt StashOptions) (*StashResult, error) {
 	if h.unborn() {
 		return &StashResult{Summary: "You do not have the initial commit yet; commit once before stashing"}, nil
 	}
-	lk, err := r.lockIndex()
+	lk, conflicted, err := r.lockResolvedIndex()
 	if err != nil {
 		return nil, err
 	}
+	if conflicted != "" {
+		return &StashResult{Summary: fmt.Sprintf("%s is in conflict (needs merge); resolve it before stashing", conflicted)}, nil
+	}
 	defer lk.rollback()
 	idx := lk.idx
-	if conf := idx.conflicted(); len(conf) > 0 {
-		return &StashResult{Summary: fmt.Sprintf("%s is in conflict (needs merge); resolve it before stashing", conf[0])}, nil
-	}
 	hc, err := r.readCommit(h.hash)
 	if err != nil {
 		return nil, err

@@ -220,15 +220,15 @@ func (r *Repo) stashApply(opt StashOptions, pop bool) (*StashResult, error) {
 			return nil, err
 		}
 	}
-	lk, err := r.lockIndex()
+	lk, conflicted, err := r.lockResolvedIndex()
 	if err != nil {
 		return nil, err
 	}
+	if conflicted != "" {
+		return &StashResult{Summary: fmt.Sprintf("the stash was not applied and is kept (%s): %s is in conflict; resolve it (edit it, then editor::git::commit) first", name, conflicted)}, nil
+	}
 	defer lk.rollback()
 	idx := lk.idx
-	if conf := idx.conflicted(); len(conf) > 0 {
-		return &StashResult{Summary: fmt.Sprintf("the stash was not applied and is kept (%s): %s is in conflict; resolve it (edit it, then editor::git::commit) first", name, conf[0])}, nil
-	}
 	// Ours is the index as it stands.
 	itree := buildIndexTree(idx, true)
 	r.holdTrees(itree)

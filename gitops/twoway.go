@@ -14,15 +14,15 @@ import (
 // anything else (staged or unstaged changes in the way, an untracked file
 // where a new one goes) is returned as a problem, with nothing changed.
 func (r *Repo) checkoutTree(from, to plumbing.Hash, onTouch func(Touched)) (int, []string, error) {
-	lk, err := r.lockIndex()
+	lk, conflicted, err := r.lockResolvedIndex()
 	if err != nil {
 		return 0, nil, err
 	}
+	if conflicted != "" {
+		return 0, []string{conflicted + " is in conflict (resolve it, or end the merge with editor::git::merge abort)"}, nil
+	}
 	defer lk.rollback()
 	idx := lk.idx
-	if conf := idx.conflicted(); len(conf) > 0 {
-		return 0, []string{conf[0] + " is in conflict (resolve it, or end the merge with editor::git::merge abort)"}, nil
-	}
 	fileMode := r.cfg.boolean("core", "", "filemode", true)
 	symlinks := r.cfg.boolean("core", "", "symlinks", true)
 	var ms []pathMerge

@@ -13,7 +13,7 @@ import (
 )
 
 // cliAdvice matches text that sends the caller to a program outside
-// editord (CONTRACT §8, "no message advises a function the caller does
+// editord (docs/contract.md §8, "no message advises a function the caller does
 // not have"; issue 13: "messages name the next step that will work, never
 // use git stash pop"): an agent may have no git, no ssh and no shell, and
 // the step must work inside editord, or the message states the fact

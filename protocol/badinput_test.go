@@ -414,6 +414,39 @@ func holdLock(t *testing.T, state string) (release func()) {
 	return release
 }
 
+// waitLockWaiters waits until n processes or threads block in flock(2)
+// on the file at p, as the kernel lists them in /proc/locks ("->" marks a
+// waiter; the sixth field ends in the file's inode).
+func waitLockWaiters(t *testing.T, p string, n int) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := ":" + strconv.FormatUint(fi.Sys().(*syscall.Stat_t).Ino, 10)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		data, err := os.ReadFile("/proc/locks")
+		if err != nil {
+			t.Skipf("no /proc/locks to see the calls wait: %v", err)
+		}
+		waiting := 0
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) > 6 && f[1] == "->" && strings.HasSuffix(f[6], ino) {
+				waiting++
+			}
+		}
+		if waiting >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d waiting for %s after 30s, want %d", waiting, p, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // TestBadInputDisconnectStdio: the client goes away while a call waits on
 // a lock. The server gives up the call, exits promptly instead of lingering
 // until the lock wait ends, writes nothing, and the next client is served.
@@ -435,7 +468,7 @@ func TestBadInputDisconnectStdio(t *testing.T) {
 		size = 512 << 10
 	}
 	s.send(biCall(4, "editor_save", map[string]any{"path": "half.txt", "content": strings.Repeat("y", size)}))
-	time.Sleep(300 * time.Millisecond) // both calls are in flight
+	waitLockWaiters(t, filepath.Join(s.state, "locks", "workspace.lock"), 2) // both calls are in flight
 	start := time.Now()
 	s.stdin.Close()
 	select {

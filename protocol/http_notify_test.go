@@ -1,7 +1,7 @@
 package protocol
 
 // Every event reaches an HTTP client, whatever its POSTs do meanwhile
-// (CONTRACT §5). mcp-go's Streamable HTTP server lets every POST of a
+// (docs/contract.md §5). mcp-go's Streamable HTTP server lets every POST of a
 // session read the session's notification queue beside the GET stream;
 // editord used to hold notifications for 20 ms after each POST for the
 // POST's reader to go away, which a loaded machine outlasted (CI lost one

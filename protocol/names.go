@@ -1,6 +1,3 @@
-// Package protocol is the MCP binding: it turns the editor's catalog into
-// MCP tools, maps function ids to wire names and back, and shapes results
-// and errors. It knows nothing about files.
 package protocol
 
 import (

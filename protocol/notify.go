@@ -18,7 +18,7 @@ import (
 const changedMethod = "notifications/editor/changed"
 
 // eventsSince is the first protocol version whose clients get
-// notifications/editor/changed (CONTRACT.md §5).
+// notifications/editor/changed (docs/contract.md §5).
 const eventsSince = "2025-11-25"
 
 // hub knows which connected session wants which notification and fans

@@ -1,6 +1,6 @@
 package protocol
 
-// The text block of a result is written for a model (CONTRACT.md §8):
+// The text block of a result is written for a model (docs/contract.md §8):
 // numbered lines for a file, path:line:col for a search, a patch for a
 // change, a porcelain-like status; structuredContent stays the exact
 // response object. Each renderer is keyed by function id; a function

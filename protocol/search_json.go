@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/editord/editord/editor"
+	"github.com/editord/editord/editor/wire"
 )
 
 // searchJSON writes an editor::search response exactly as marshalJSON
@@ -24,7 +25,7 @@ func searchJSON(r *editor.SearchResponse) ([]byte, error) {
 	}
 	b := make([]byte, 0, n)
 	b = append(b, `{"files":`...)
-	b = appendArray(b, r.Files, appendSearchFile)
+	b = wire.AppendArray(b, r.Files, appendSearchFile)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"files_scanned":`...)
@@ -49,14 +50,14 @@ func appendSearchFile(b []byte, f editor.SearchFile) []byte {
 	b = append(b, `{"path":`...)
 	b = appendJSONString(b, f.Path)
 	b = append(b, `,"hits":`...)
-	b = appendArray(b, f.Hits, appendSearchHit)
+	b = wire.AppendArray(b, f.Hits, appendSearchHit)
 	if f.Count != 0 {
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(f.Count), 10)
 	}
 	if len(f.Context) > 0 {
 		b = append(b, `,"context":`...)
-		b = appendArray(b, f.Context, func(b []byte, c editor.ContextLine) []byte {
+		b = wire.AppendArray(b, f.Context, func(b []byte, c editor.ContextLine) []byte {
 			b = append(b, `{"line":`...)
 			b = strconv.AppendInt(b, int64(c.Line), 10)
 			b = append(b, `,"text":`...)
@@ -75,7 +76,7 @@ func appendSearchHit(b []byte, h editor.SearchHit) []byte {
 	b = append(b, `,"text":`...)
 	b = appendJSONString(b, h.Text)
 	b = append(b, `,"ranges":`...)
-	b = appendArray(b, h.Ranges, func(b []byte, rg [2]int) []byte {
+	b = wire.AppendArray(b, h.Ranges, func(b []byte, rg [2]int) []byte {
 		b = append(b, '[')
 		b = strconv.AppendInt(b, int64(rg[0]), 10)
 		b = append(b, ',')
@@ -83,22 +84,6 @@ func appendSearchHit(b []byte, h editor.SearchHit) []byte {
 		return append(b, ']')
 	})
 	return append(b, '}')
-}
-
-// appendArray writes xs as a JSON array, each element by one; a nil slice
-// is null, as encoding/json writes it.
-func appendArray[T any](b []byte, xs []T, one func([]byte, T) []byte) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = one(b, x)
-	}
-	return append(b, ']')
 }
 
 // encodeResponse is a response's structuredContent.

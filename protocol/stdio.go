@@ -28,9 +28,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
-	"github.com/editord/editord/editor/jsonscan"
+	"github.com/editord/editord/editor/wire"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -48,7 +47,7 @@ func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWr
 	std := server.NewStdioServer(s.MCP)
 	server.WithWorkerPoolSize(stdioWorkers)(std)
 	listened := make(chan error, 1)
-	go func() { listened <- std.Listen(ctx, pr, UnescapeHTML(out)) }()
+	go func() { listened <- std.Listen(ctx, pr, wire.UnescapeHTML(out)) }()
 	f := &fastPath{s: s, w: out, base: ctx, inflight: map[string]context.CancelFunc{}, slots: make(chan struct{}, stdioWorkers)}
 	var err error
 	for {
@@ -151,25 +150,7 @@ func parseToolCall(line []byte) (toolCall, bool) {
 		}
 		return false
 	})
-	return c, ok && jsonscan.Space(line, end) == len(line)
-}
-
-// objectMembers calls fn with each member of the JSON object v, its key
-// decoded and its value as a slice of v; false when v is not an object
-// (nothing but white space may follow it) or fn says so. The values are
-// delimited, not validated: fn checks those it reads.
-func objectMembers(v []byte, fn func(key string, val []byte) bool) bool {
-	end, ok := objectMembersEnd(v, fn)
-	return ok && jsonscan.Space(v, end) == len(v)
-}
-
-// objectMembersEnd is objectMembers for an object at the start of v,
-// returning the end past its closing brace.
-func objectMembersEnd(v []byte, fn func(key string, val []byte) bool) (int, bool) {
-	return jsonscan.Members(v, func(k, val []byte) bool {
-		var key string
-		return json.Unmarshal(k, &key) == nil && fn(key, val)
-	})
+	return c, ok && wire.Space(line, end) == len(line)
 }
 
 // serve handles line if it is a plain tools/call (true), or a cancellation
@@ -296,34 +277,6 @@ func peekMethod(line []byte) string {
 	return string(rest[1 : 1+end])
 }
 
-// numbersFit reports whether every number in the JSON value v fits a
-// float64, as mcp-go's decoding of the arguments requires. Strings are
-// skipped a stretch at a time, so content costs little.
-func numbersFit(v []byte) bool {
-	for i := 0; i < len(v); {
-		switch c := v[i]; {
-		case c == '"':
-			end, ok := jsonscan.StringEnd(v, i)
-			if !ok {
-				return true // not valid JSON: the decoder said otherwise already
-			}
-			i = end
-		case c == '-' || (c >= '0' && c <= '9'):
-			j := i + 1
-			for j < len(v) && (v[j] == '.' || v[j] == 'e' || v[j] == 'E' || v[j] == '+' || v[j] == '-' || (v[j] >= '0' && v[j] <= '9')) {
-				j++
-			}
-			if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
-				return false
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return true
-}
-
 // plainID is a JSON-RPC id of the spec's kinds: a string or a number.
 func plainID(id json.RawMessage) bool {
 	id = bytes.TrimSpace(id)
@@ -402,79 +355,9 @@ func encodeToolResponse(id json.RawMessage, res *mcp.CallToolResult) ([][]byte, 
 	return [][]byte{b.Bytes(), sc, []byte(tail)}, nil
 }
 
-// plainJSON8 reports whether the first 8 bytes of s are written as they
-// are: ASCII, no control character, quote or backslash. Eight at a time,
-// by the "has a byte less than n" and "has a zero byte" word tricks: a
-// capped search writes two megabytes of lines.
-func plainJSON8(s string) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	ctl := (x - 0x20*ones) &^ x
-	q := x ^ '"'*ones
-	q = (q - ones) &^ q
-	bs := x ^ '\\'*ones
-	bs = (bs - ones) &^ bs
-	return (x|ctl|q|bs)&highs == 0
-}
-
 // writeJSONString writes s as a JSON string, as encoding/json would
 // without HTML escaping (invalid UTF-8 becomes U+FFFD).
 func writeJSONString(b *bytes.Buffer, s string) {
 	b.Grow(len(s) + 2)
 	b.Write(appendJSONString(b.AvailableBuffer(), s))
-}
-
-// appendJSONString is writeJSONString onto a byte slice.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainJSON8(s[i:]) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

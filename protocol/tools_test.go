@@ -31,7 +31,7 @@ func TestToolName(t *testing.T) {
 	}
 }
 
-// The contract's annotation classes (CONTRACT.md §1), by function id.
+// The contract's annotation classes (docs/contract.md §1), by function id.
 var (
 	readOnlyIDs    = []string{"editor::workspace::get", "editor::tree", "editor::open", "editor::buffers::list", "editor::find", "editor::search", "editor::diff", "editor::changes", "editor::git::status", "editor::git::hunks", "editor::git::show", "editor::git::log", "editor::git::blame", "editor::tools"}
 	nonDestructive = []string{"editor::workspace::open", "editor::buffers::close", "editor::create", "editor::buffers::draft", "editor::workspace::focus"}
@@ -80,7 +80,7 @@ func TestToolsValid(t *testing.T) {
 				t.Errorf("%s: want readOnlyHint false, destructiveHint true", f.ID)
 			}
 		default:
-			t.Errorf("%s: not classified in CONTRACT.md §1 (update this test with the contract)", f.ID)
+			t.Errorf("%s: not classified in docs/contract.md §1 (update this test and docs/contract.md §1)", f.ID)
 		}
 		if *a.OpenWorldHint != (f.ID == "editor::git::sync") {
 			t.Errorf("%s: openWorldHint must be true only for editor::git::sync", f.ID)

@@ -11,7 +11,7 @@ import (
 // The person's editor page (protocol/web): a static bundle built by `make
 // web` and committed under web/dist, so `go build` needs no npm. The assets
 // hold no data and need no token; the page asks /mcp for everything, with
-// the token it took from its URL's fragment (CONTRACT §9).
+// the token it took from its URL's fragment (docs/contract.md §9).
 //
 //go:embed all:web/dist
 var webDist embed.FS

@@ -81,7 +81,7 @@ func (j *Jail) WorktreeFS(abs string) (*BillyFS, error) {
 // RemoteRepoFS opens a go-billy filesystem over a repository folder that a
 // file:// remote names. The folder may be outside the jail: remotes are the
 // repository's own configuration, which this service never writes, and
-// CONTRACT.md §4 allows them. Reads and writes stay inside the folder.
+// docs/contract.md §4 allows them. Reads and writes stay inside the folder.
 func RemoteRepoFS(abs string) (*BillyFS, error) {
 	if err := CheckPath(abs); err != nil {
 		return nil, err

@@ -28,13 +28,13 @@ const (
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
 	// CodeRootChanged refuses a write with a relative path when the shared
-	// active root is no longer the one the caller last saw (CONTRACT.md §5).
+	// active root is no longer the one the caller last saw (docs/contract.md §5).
 	CodeRootChanged Code = "root_changed"
 	// CodeNoSpace: the file system is full, or the user's quota on it is
 	// spent (ENOSPC, EDQUOT). Nothing was changed.
 	CodeNoSpace Code = "no_space"
 	// CodeNoMatch and CodeAmbiguous are editor::edit's: an old_text found
-	// nowhere, or more than once without replace_all (CONTRACT.md §8).
+	// nowhere, or more than once without replace_all (docs/contract.md §8).
 	CodeNoMatch   Code = "no_match"
 	CodeAmbiguous Code = "ambiguous"
 )

@@ -1,11 +1,3 @@
-// Package shell is the jail: the one place in editord that touches the
-// operating system's files and processes. Every path is resolved inside a
-// configured set of root folders through os.Root, so ".." and symlinks
-// cannot lead out, even when a folder is swapped for a symlink mid-call.
-//
-// Callers pass absolute, cleaned paths; shell answers with coded *Error
-// values (outside_jail, denied, not_found, ...) that the layers above pass
-// on unchanged.
 package shell
 
 import (

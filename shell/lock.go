@@ -35,7 +35,7 @@ func (j *Jail) LockShared(ctx context.Context, abs string) (unlock func(), err e
 // symlinks inside the jail), waiting until it is free or ctx ends.
 //
 // It is the lock that keeps writers of one file apart whatever state dir
-// they use (CONTRACT.md §3): every process that can see the file can open
+// they use (docs/contract.md §3): every process that can see the file can open
 // its folder, and the folder's inode is the same however the folder is
 // named (a symlink, a bind mount, the paths of two nested roots), so the
 // lock needs no shared place to live and no naming scheme to agree on. The

@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-// The one I/O seam (DESIGN.md): only shell touches the operating system's
+// The one I/O seam (docs/design.md): only shell touches the operating system's
 // files and processes. Every other non-test Go file in the repository is
 // checked here: no os/exec, fsnotify or flock import, and no call (or
 // function value) of os's file functions.
@@ -135,7 +135,7 @@ func TestSeam(t *testing.T) {
 	}
 	t.Logf("%d files checked", checked)
 	if len(bad) > 0 {
-		t.Fatalf("the I/O seam is broken: only shell may touch files and processes (DESIGN.md, One I/O seam):\n  %s",
+		t.Fatalf("the I/O seam is broken: only shell may touch files and processes (docs/design.md, One I/O seam):\n  %s",
 			strings.Join(bad, "\n  "))
 	}
 }

@@ -145,7 +145,7 @@ func (h *ReadHandle) Close() error { return h.f.Close() }
 // before a rename that replaces another file commits) it is then an older
 // whole version, and on a file system without that guarantee it may be
 // empty or torn, which readers take as corrupt: the record is moved aside
-// with a warning and rebuilt from memory or empty (CONTRACT.md §5), a torn
+// with a warning and rebuilt from memory or empty (docs/contract.md §5), a torn
 // journal line is skipped. An fsync per record write would make each
 // buffer change wait for the disk for none of the user's data.
 func (j *Jail) ReplaceFile(abs string, data []byte, parents bool) (Info, error) {

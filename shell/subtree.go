@@ -10,7 +10,7 @@ import (
 	"syscall"
 )
 
-// Nobody destroys or exposes a file they may not see (CONTRACT.md §2): a
+// Nobody destroys or exposes a file they may not see (docs/contract.md §2): a
 // recursive delete, or a move, of a folder whose subtree holds an entry
 // matching a deny glob is refused, naming one such entry, before anything
 // is removed or moved. RemoveAll and rename would otherwise take

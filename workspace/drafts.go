@@ -26,7 +26,7 @@ type Draft struct {
 	Content string `json:"content"`
 }
 
-// MaxDraftsBytes caps the drafts of one state dir together (CONTRACT §9).
+// MaxDraftsBytes caps the drafts of one state dir together (docs/contract.md §9).
 const MaxDraftsBytes = 64 << 20
 
 const draftsDir = "drafts"

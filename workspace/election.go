@@ -6,7 +6,7 @@ import (
 )
 
 // WatcherElection is the election that picks the one process per state dir
-// that runs the filesystem watcher (CONTRACT.md §5).
+// that runs the filesystem watcher (docs/contract.md §5).
 const WatcherElection = "watcher"
 
 // ElectionRetry is how often a process that is not elected tries again.

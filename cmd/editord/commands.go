@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/editord/editord/editor"
+	"github.com/editord/editord/editor/watch"
+	"github.com/editord/editord/editor/wire"
 	"github.com/editord/editord/protocol"
 	"github.com/editord/editord/shell"
 )
@@ -76,7 +78,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-time.After(watchAfterWarm):
 		case <-ctx.Done():
 		}
-		svc.RunWatcher(ctx)
+		watch.New().Run(ctx, svc.WatchHost())
 	}()
 	defer func() { stop(); <-watching }()
 	if *httpAddr == "" {
@@ -233,7 +235,7 @@ func functionsCmd(args []string, stdout, stderr io.Writer) int {
 		for _, f := range editor.Catalog() {
 			out = append(out, protocol.DescribedTool(f))
 		}
-		printJSON(protocol.UnescapeHTML(stdout), out)
+		printJSON(wire.UnescapeHTML(stdout), out)
 		return 0
 	}
 	for _, f := range editor.Catalog() {

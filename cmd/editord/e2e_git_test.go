@@ -128,10 +128,10 @@ func TestE2EStashPullMergePop(t *testing.T) {
 	if n := strings.Fields(gitRun(t, root, "rev-list", "--parents", "-n1", "HEAD")); len(n) != 3 {
 		t.Fatalf("HEAD is not a merge: %v", n)
 	}
-	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(progress) == 0 {
-		t.Fatalf("no progress notifications for a pull that asked for them")
-	}
+	// Sent before the answer, but handed to the callback on their own.
+	waitFor(t, "progress notifications for a pull that asked for them", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(progress) > 0
+	})
 }

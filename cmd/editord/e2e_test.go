@@ -84,7 +84,7 @@ func (s *session) call(tool string, args map[string]any) (map[string]any, bool) 
 	if len(res.Content) != 1 {
 		s.t.Fatalf("%s: want one text block, got %d", tool, len(res.Content))
 	}
-	// The text block is written for a model (CONTRACT.md §8): never empty,
+	// The text block is written for a model (docs/contract.md §8): never empty,
 	// never over the 32 KiB budget; a refusal's text is its message.
 	text := res.Content[0].(mcp.TextContent).Text
 	if text == "" || len(text) > 32<<10 {

@@ -1,5 +1,3 @@
-// Command editord serves a shared code workspace to AI agents and people
-// over MCP, and runs its functions from the command line.
 package main
 
 import (

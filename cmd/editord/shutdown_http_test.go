@@ -92,7 +92,7 @@ func TestShutdownHTTPWithStreamAndSaveInFlight(t *testing.T) {
 	streamEnded := make(chan struct{})
 	go func() { io.Copy(io.Discard, stream.Body); close(streamEnded) }()
 
-	// A save in flight: it waits at the writes gate (editor/writing.go),
+	// A save in flight: it waits at the writes gate (editor/writes_lock.go),
 	// which the test holds shut.
 	os.MkdirAll(filepath.Join(state, "locks"), 0o700)
 	gate, err := os.OpenFile(filepath.Join(state, "locks", "writes-gate.lock"), os.O_RDWR|os.O_CREATE, 0o600)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -22,9 +23,10 @@ import (
 
 // shutdownScene is a repository whose origin is an ssh server that
 // accepts and never speaks, with git_timeout_ms at two minutes, so a sync
-// is stuck far longer than any wait here. accepted hears of each
-// connection.
-func shutdownScene(t *testing.T) (root, state, config string, env []string, accepted chan struct{}) {
+// is stuck far longer than any wait here. handshaking hears of each
+// connection once the client has sent its identification: it then waits
+// for the server's, in the ssh handshake, for good.
+func shutdownScene(t *testing.T) (root, state, config string, env []string, handshaking chan struct{}) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -58,7 +60,7 @@ func shutdownScene(t *testing.T) (root, state, config string, env []string, acce
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	accepted = make(chan struct{}, 8)
+	handshaking = make(chan struct{}, 8)
 	go func() {
 		var held []net.Conn
 		defer func() {
@@ -72,16 +74,23 @@ func shutdownScene(t *testing.T) (root, state, config string, env []string, acce
 				return
 			}
 			held = append(held, c)
-			select {
-			case accepted <- struct{}{}:
-			default:
-			}
+			go func() {
+				// An ssh client speaks first ("SSH-2.0-..."), then
+				// waits for the server's line.
+				if _, err := io.ReadFull(c, make([]byte, 4)); err != nil {
+					return
+				}
+				select {
+				case handshaking <- struct{}{}:
+				default:
+				}
+			}()
 		}
 	}()
 	git("remote", "add", "origin", "ssh://git@"+ln.Addr().String()+"/repo.git")
 	config = filepath.Join(base, "config.toml")
 	os.WriteFile(config, []byte("[limits]\ngit_timeout_ms = 120000\n"), 0o644)
-	return root, state, config, env, accepted
+	return root, state, config, env, handshaking
 }
 
 // startServe is startRaw with the environment given (the whole of it),
@@ -115,16 +124,15 @@ func exitsWithin(t *testing.T, cmd *exec.Cmd, d time.Duration, after string) {
 func TestShutdownWithAStuckCall(t *testing.T) {
 	for _, how := range []string{"stdin closed", "SIGTERM"} {
 		t.Run("ssh sync, "+how, func(t *testing.T) {
-			root, state, config, env, accepted := shutdownScene(t)
+			root, state, config, env, handshaking := shutdownScene(t)
 			s := startServe(t, env, "serve", "--root", root, "--state-dir", state, "--config", config)
 			s.send(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "tools/call",
 				"params": map[string]any{"name": "editor_git_sync", "arguments": map[string]any{"action": "fetch"}}})
 			select {
-			case <-accepted:
+			case <-handshaking:
 			case <-time.After(20 * time.Second):
-				t.Fatalf("the sync never reached the remote (stderr: %s)", s.stderr)
+				t.Fatalf("the sync never reached the remote's handshake (stderr: %s)", s.stderr)
 			}
-			time.Sleep(200 * time.Millisecond) // in the ssh handshake now
 			if how == "SIGTERM" {
 				s.cmd.Process.Signal(syscall.SIGTERM)
 			} else {
@@ -161,7 +169,7 @@ func TestShutdownWithAStuckCall(t *testing.T) {
 		exitsWithin(t, s.cmd, 10*time.Second, "stdin closed")
 	})
 	t.Run("editord call, SIGTERM", func(t *testing.T) {
-		root, state, config, env, accepted := shutdownScene(t)
+		root, state, config, env, handshaking := shutdownScene(t)
 		cmd := exec.Command(binary, "call", "editor::git::sync", `{"action":"fetch"}`, "--root", root, "--state-dir", state, "--config", config)
 		cmd.Env = env
 		var out lockedBuffer
@@ -171,11 +179,10 @@ func TestShutdownWithAStuckCall(t *testing.T) {
 		}
 		t.Cleanup(func() { cmd.Process.Kill() })
 		select {
-		case <-accepted:
+		case <-handshaking:
 		case <-time.After(20 * time.Second):
-			t.Fatalf("the sync never reached the remote: %s", out.String())
+			t.Fatalf("the sync never reached the remote's handshake: %s", out.String())
 		}
-		time.Sleep(200 * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGTERM)
 		exitsWithin(t, cmd, 10*time.Second, "SIGTERM")
 	})

@@ -341,6 +341,16 @@ func (e *env) js(expr string, out any) {
 	e.run(chromedp.Evaluate(expr, out))
 }
 
+// settle waits until the page has run what its last input started: a
+// frame, then a task after it, so that every handler, promise reaction
+// and request those began has run (the page has no timer of its own on
+// input). Tests that check that something did not happen wait on it.
+func (e *env) settle() {
+	e.t.Helper()
+	var ok bool
+	e.run(chromedp.Evaluate(`new Promise((done) => requestAnimationFrame(() => setTimeout(() => done(true), 0)))`, &ok, awaitPromise))
+}
+
 // waitJS polls a page expression until it is truthy. Errors while the
 // page navigates or reloads (no execution context yet) are retried.
 func (e *env) waitJS(expr, what string) {

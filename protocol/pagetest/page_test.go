@@ -24,7 +24,8 @@ func TestNoTokenClearScreenNoData(t *testing.T) {
 	if !strings.Contains(msg, "token") {
 		t.Fatalf("no-token screen: %q", msg)
 	}
-	time.Sleep(300 * time.Millisecond)
+	e.waitJS(`document.readyState === "complete"`, "the page to finish loading")
+	e.settle()
 	var body string
 	e.js(`document.body.innerText`, &body)
 	if strings.Contains(body, "private-plan") || strings.Contains(body, e.root) {

@@ -3,7 +3,6 @@ package pagetest
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 )
@@ -45,9 +44,9 @@ func TestPaletteOneFindInFlight(t *testing.T) {
 	e.waitJS(`window.__held.length >= 1`, "the first find to be held")
 	e.typeText("reet")
 	e.waitJS(`document.querySelector("[role=combobox]").value === "greet"`, "the other four keys typed")
-	// A find the keys wrongly sent would be recorded at once: give it a
-	// moment to be.
-	time.Sleep(300 * time.Millisecond)
+	// A find the keys wrongly sent would be recorded at once, while the
+	// page handled them.
+	e.settle()
 	var finds []string
 	e.js(`window.__finds`, &finds)
 	if !slices.Equal(finds, []string{"g"}) {

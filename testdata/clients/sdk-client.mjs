@@ -103,7 +103,7 @@ async function waitFor(what, pred) {
 
 // callTool through the SDK (which validates structuredContent against the
 // tool's outputSchema) and the contract's result shape: one text block
-// written for a model (CONTRACT.md §8: a refusal's text is its message),
+// written for a model (docs/contract.md §8: a refusal's text is its message),
 // and the exact response object as structuredContent.
 async function call(client, name, args) {
   const res = await client.callTool({ name, arguments: args });

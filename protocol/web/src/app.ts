@@ -16,39 +16,5 @@ export interface App {
   touched(path: string, docChanged: boolean): void;
 }
 
-/** Results of the tools the page calls (CONTRACT §4, §9). */
-export interface OpenResult {
-  path: string;
-  content: string;
-  language: string;
-  size: number;
-  mtime: number;
-  version: string;
-  truncated: boolean;
-  eol: "lf" | "crlf" | "mixed" | "none";
-}
-
-export interface SaveResult {
-  path: string;
-  saved: boolean;
-  conflict: boolean;
-  created: boolean;
-  version: string;
-  mtime: number;
-  disk_version?: string;
-  /** The file had changed since expected_version; what was written is
-   * this content merged with that change (merged_patch: content -> it). */
-  merged?: boolean;
-  merged_patch?: string;
-  base_version?: string;
-}
-
-export interface DraftResult {
-  path: string;
-  dirty: boolean;
-  draft_base?: string;
-  by?: string;
-  content?: string;
-  /** The content of draft_base, while the server holds it. */
-  base_content?: string;
-}
+/** Results of the tools the page calls (docs/contract.md §4, §9; wire.ts). */
+export type { OpenResult, SaveResult, BuffersDraftResult as DraftResult } from "./wire";

@@ -67,7 +67,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     if (!(tab.closedElsewhere && e instanceof ToolError && e.code === "not_found")) throw e;
     // The draft of a file deleted since: the edits over nothing.
     gone = true;
-    r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf" };
+    r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf", start_line: 1, end_line: 0, total_lines: 0, root: "" };
   }
   const split = fromDisk(r.content, r.eol);
   tab.bom = split.bom;
@@ -109,7 +109,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
         void clearDraft(app, tab, true);
       } else if (tab.over !== r.version) {
         tab.remote = { kind: "restored", by: d.by ?? "an earlier session", cause: "draft" };
-        const base = d.base_content !== undefined ? fromDisk(d.base_content, tab.eol) : null;
+        const base = d.base_content != null ? fromDisk(d.base_content, tab.eol) : null;
         if (base && base.bom === tab.bom) {
           restoredOver = { text: linesOf(base.text, separator), version: tab.over };
           restoredBy = "the file on disk";

@@ -1,4 +1,4 @@
-// Unsaved edits as drafts in the shared record (CONTRACT §9): kept a moment
+// Unsaved edits as drafts in the shared record (docs/contract.md §9): kept a moment
 // after the person stops typing, cleared when the text is back to the
 // disk's. They outlive a reload, a browser crash and a server restart, and
 // agents see the buffer as dirty meanwhile.

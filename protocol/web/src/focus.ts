@@ -1,4 +1,4 @@
-// Where the person is, for agents (CONTRACT §9): the active tab and its
+// Where the person is, for agents (docs/contract.md §9): the active tab and its
 // cursor or selection, reported a moment after it stops moving.
 
 import type { App } from "./app";

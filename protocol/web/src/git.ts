@@ -3,26 +3,14 @@
 // git tool says not_a_repository, and the overlay stays off.
 
 import type { App } from "./app";
-import { setHunks, type Hunk } from "./gutter";
+import { setHunks } from "./gutter";
 import { ToolError } from "./mcp";
 import type { Tab } from "./model";
+import type { GitHunksResult, GitStatusResult } from "./wire";
 
-export interface GitEntry {
-  path: string;
-  index: string;
-  worktree: string;
-  staged: boolean;
-  renamed_from?: string;
-}
 
-export interface GitStatus {
-  branch: string | null;
-  upstream: string | null;
-  ahead: number;
-  behind: number;
-  clean: boolean;
-  entries: GitEntry[];
-}
+export type GitStatus = GitStatusResult;
+export type GitEntry = GitStatus["entries"][number];
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -55,7 +43,7 @@ export async function refreshHunks(app: App, tab: Tab): Promise<void> {
     return;
   }
   try {
-    const r = await app.link.call<{ hunks: Hunk[]; untracked: boolean }>("editor_git_hunks", { path: tab.path, against: "worktree", context_lines: 0 });
+    const r = await app.link.call<GitHunksResult>("editor_git_hunks", { path: tab.path, against: "worktree", context_lines: 0 });
     app.editor.apply(tab, { effects: setHunks.of(r.untracked ? [] : r.hunks) });
   } catch {
     /* outside a repository, or the file went away */

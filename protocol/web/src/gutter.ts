@@ -5,13 +5,9 @@
 
 import { RangeSet, StateEffect, StateField, type Extension } from "@codemirror/state";
 import { GutterMarker, gutter } from "@codemirror/view";
+import type { GitHunksResult } from "./wire";
 
-export interface Hunk {
-  old_start: number;
-  old_lines: number;
-  new_start: number;
-  new_lines: number;
-}
+export type Hunk = GitHunksResult["hunks"][number];
 
 class Mark extends GutterMarker {
   constructor(readonly kind: "added" | "modified" | "deleted") {

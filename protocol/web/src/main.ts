@@ -13,6 +13,8 @@ import { list, relistParent, resync } from "./sync";
 import { forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
 import { Dialogs } from "./views/dialog";
+import { mergeDialog } from "./views/merge";
+import { merge3Dialog } from "./views/merge3";
 import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
 import { tabsView } from "./views/tabs";
@@ -108,7 +110,12 @@ function start(): void {
     dialogs,
     touched: () => scheduleFocus(app),
   } satisfies App);
-  dialogs.app = app;
+  // Three ways when the text the person's edits were made over is known,
+  // else the disk's text beside theirs.
+  dialogs.onMerge = (tab) => {
+    if (tab.theirs && tab.disk && tab.state && tab.disk.version === tab.over) void merge3Dialog(app, dialogs, tab);
+    else void mergeDialog(app, dialogs, tab);
+  };
   const panels = sideView(side, app);
   treeView(panels.files, app);
   searchPanel(panels.search, app);

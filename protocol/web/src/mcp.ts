@@ -6,24 +6,11 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ChangesResult } from "./wire";
 
-export interface ChangeEvent {
-  seq: number;
-  time: string;
-  root: string;
-  path: string;
-  kind: "created" | "modified" | "deleted" | "moved";
-  from?: string;
-  cause: string;
-  by?: string;
-  version?: string;
-  added: number;
-  removed: number;
-  patch?: string;
-  truncated?: boolean;
-}
+export type ChangeEvent = ChangesResult["changes"][number];
 
-/** A refusal from a tool: CONTRACT §1's {code, message, path}. */
+/** A refusal from a tool: docs/contract.md §1's {code, message, path}. */
 export class ToolError extends Error {
   constructor(readonly code: string, message: string, readonly path?: string) {
     super(message);

@@ -8,25 +8,11 @@
 import type { EditorState, Text } from "@codemirror/state";
 import type { ChangeEvent, LinkState } from "./mcp";
 import type { EOL } from "./text";
-import type { GitStatus } from "./git";
+import type { GitStatusResult as GitStatus, TreeEntry, WorkspaceGetResult } from "./wire";
 
-export interface BufferRec {
-  path: string;
-  version: string;
-  mtime: number;
-  language: string;
-  dirty: boolean;
-  draft_base?: string;
-}
+export type BufferRec = WorkspaceGetResult["buffers"][number];
 
-export interface Entry {
-  name: string;
-  path: string;
-  kind: "file" | "dir" | "symlink";
-  size: number;
-  mtime: number;
-  children?: Entry[];
-}
+export type Entry = TreeEntry;
 
 /** A change made elsewhere that the person has to decide about. */
 export interface Remote {

@@ -65,7 +65,7 @@ export function contentOf(tab: Tab, text: Text): string {
 
 /** The text after a change event, from the text before it and the event's
  * patch, when that gives exactly the version the event names. */
-export function afterPatch(tab: Tab, before: Known, patch: string | undefined, want: string | undefined): Known | null {
+export function afterPatch(tab: Tab, before: Known, patch: string | null | undefined, want: string | null | undefined): Known | null {
   if (!patch || !want) return null;
   const out = applyPatch(contentOf(tab, before.text), patch);
   if (out === null || version(out) !== want || fromDisk(out, tab.eol).bom !== tab.bom) return null;

@@ -6,23 +6,11 @@
 import type { App } from "./app";
 import { dropTab, load, relanguage } from "./docs";
 import { followDisk } from "./rebase";
-import { Tab, type BufferRec, type Entry } from "./model";
+import { Tab } from "./model";
 import { refreshGitSoon } from "./git";
+import type { TreeResult, WorkspaceGetResult as WorkspaceView } from "./wire";
 
-interface WorkspaceView {
-  root: string;
-  buffers: BufferRec[];
-  expanded: string[];
-  /** Drafts whose buffer was closed elsewhere, or whose file was deleted. */
-  detached?: BufferRec[];
-}
 
-interface TreeResult {
-  root: string;
-  path: string;
-  entries: Entry[];
-  expanded: string[];
-}
 
 let inflight: Promise<void> | null = null;
 let again = false;

@@ -1,4 +1,4 @@
-// Bytes in, the same bytes out (CONTRACT §3): the editor component shows
+// Bytes in, the same bytes out (docs/contract.md §3): the editor component shows
 // lines, but a file is bytes. A file's BOM is taken off before the editor
 // sees it and put back on save; its line separator is given to CodeMirror
 // (EditorState.lineSeparator), which then joins lines with exactly that, so
@@ -41,7 +41,7 @@ export function normalizePaste(text: string, separator: string): string {
 
 const enc = new TextEncoder();
 
-/** CONTRACT §3's version: hex byte length, "-", FNV-1a 64 in 16 hex digits. */
+/** docs/contract.md §3's version: hex byte length, "-", FNV-1a 64 in 16 hex digits. */
 export function version(content: string): string {
   const bytes = enc.encode(content);
   // 64-bit FNV-1a in two 32-bit halves: BigInt per byte is slow on MBs.

@@ -41,7 +41,7 @@ var (
 	runsF   = flag.Int("runs", envInt("BENCH_RUNS", 5), "runs per slow measurement (at least 5)")
 )
 
-// The ignore rules editord applies (CONTRACT.md §2, §6), spelled for rg.
+// The ignore rules editord applies (docs/contract.md §2, §6), spelled for rg.
 // Files of any size are searched by both (issue 12).
 var rgBase = []string{
 	"--no-config", "--line-number", "--no-heading", "--hidden", "--color", "never",

@@ -2,11 +2,8 @@
 // the merge view. One at a time; Escape cancels; Tab stays inside (the page
 // behind is inert); focus returns to where it was.
 
-import type { App } from "../app";
 import { h, refind } from "../dom";
 import type { Tab } from "../model";
-import { mergeDialog } from "./merge";
-import { merge3Dialog } from "./merge3";
 
 let seq = 0;
 
@@ -17,7 +14,9 @@ function focusables(root: HTMLElement): HTMLElement[] {
 }
 
 export class Dialogs {
-  app!: App;
+  /** Opens the merge view of a tab (views/merge.ts), set by main.ts: the
+   * merge view saves through the page's actions, which use the dialogs. */
+  onMerge: (tab: Tab) => void = () => {};
   private current: { close(): void } | null = null;
 
   constructor(private host: HTMLElement) {}
@@ -119,7 +118,6 @@ export class Dialogs {
   /** The merge view: three ways when the text the person's edits were
    * made over is known, else the disk's text beside theirs. */
   merge(tab: Tab): void {
-    if (tab.theirs && tab.disk && tab.state && tab.disk.version === tab.over) void merge3Dialog(this.app, this, tab);
-    else void mergeDialog(this.app, this, tab);
+    this.onMerge(tab);
   }
 }

@@ -7,11 +7,8 @@
 import type { App } from "../app";
 import { h } from "../dom";
 import { openFile } from "../docs";
+import type { FindResult } from "../wire";
 
-interface FindResult {
-  matches: { path: string; score: number; positions: number[] }[];
-  truncated: boolean;
-}
 
 /** Byte offsets into a UTF-8 string, as UTF-16 indexes into s. */
 export function byteToIndex(s: string, bytes: number[]): Set<number> {
@@ -58,7 +55,7 @@ export function openPalette(app: App): void {
   const note = h("p", { class: "palette-note", role: "status" });
   let paths: string[] = [];
   let active = 0;
-  const render = (r: FindResult) => {
+  const render = (r: Pick<FindResult, "matches" | "truncated">) => {
     list.replaceChildren();
     paths = r.matches.map((x) => x.path);
     active = 0;

@@ -10,25 +10,11 @@ import type { App } from "../app";
 import { h } from "../dom";
 import { load, openFile } from "../docs";
 import { byteToIndex, marked } from "./palette";
+import type { ReplaceResult, SearchResult } from "../wire";
 
-interface Hit {
-  line: number;
-  column: number;
-  text: string;
-  ranges: [number, number][];
-}
 
-interface ReplaceResult {
-  files: { path: string; version: string; replaced: number; patch: string; written: boolean; conflict: boolean; skipped?: string }[];
-  written: number;
-}
 
-interface SearchResult {
-  files: { path: string; hits: Hit[] }[];
-  total: number;
-  files_scanned: number;
-  truncated: boolean;
-}
+type Hit = SearchResult["files"][number]["hits"][number];
 
 const globs = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
 

@@ -1,0 +1,961 @@
+// The request and result of every tool, as the server sends them.
+// Generated from the golden schemas (testdata/schemas) by
+// TestPageWireTypes in protocol; never edit it: make schemas rewrites it.
+// A leaf: it imports nothing, so any module may take its types from here.
+//
+// A request field the schema does not require is optional; a result
+// field the schema lets be null is optional and may be null.
+
+export interface TreeEntry {
+  children: TreeEntry[];
+  kind: "file" | "dir" | "symlink" | "other";
+  more: number;
+  mtime: number;
+  name: string;
+  path: string;
+  size: number;
+}
+
+/** editor::buffers::close: its arguments. */
+export interface BuffersCloseRequest {
+  /** Buffer to close. */
+  path: string;
+}
+
+/** editor::buffers::close: its structured result. */
+export interface BuffersCloseResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  closed: boolean;
+  root: string;
+}
+
+/** editor::buffers::draft: its arguments. */
+export interface BuffersDraftRequest {
+  /** Version of the file the edits were made over; required with content. */
+  base_version?: string;
+  /** The unsaved text to keep; null or absent clears the draft. */
+  content?: string;
+  /** Open buffer whose draft to keep, clear or read. */
+  path: string;
+  /** Return the draft's content and change nothing. */
+  read?: boolean;
+}
+
+/** editor::buffers::draft: its structured result. */
+export interface BuffersDraftResult {
+  base_content?: string | null;
+  by: string;
+  content?: string | null;
+  dirty: boolean;
+  draft_base: string;
+  path: string;
+  time: string;
+}
+
+/** editor::buffers::list: its arguments. */
+export interface BuffersListRequest {
+  /** Buffers at most (default 100, up to 10,000). */
+  limit?: number;
+  /** Skip this many buffers (paging). */
+  offset?: number;
+}
+
+/** editor::buffers::list: its structured result. */
+export interface BuffersListResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  buffers_total: number;
+  more: number;
+  root: string;
+}
+
+/** editor::changes: its arguments. */
+export interface ChangesRequest {
+  /** Events at most (up to 10,000); more counts the rest. */
+  limit?: number;
+  /** Only events at or under this path (moves from or to it too). */
+  path?: string;
+  /** Cursor from a previous call; omit for the oldest event kept. */
+  since?: string;
+}
+
+/** editor::changes: its structured result. */
+export interface ChangesResult {
+  changes: {
+    added: number;
+    by: string;
+    cause: string;
+    from?: string | null;
+    kind: "created" | "modified" | "deleted" | "moved";
+    patch: string;
+    path: string;
+    removed: number;
+    root: string;
+    seq: number;
+    time: string;
+    truncated: boolean;
+    version?: string | null;
+  }[];
+  cursor: string;
+  more: number;
+  reset: boolean;
+  you: string;
+}
+
+/** editor::create: its arguments. */
+export interface CreateRequest {
+  /** Initial text of a file. */
+  content?: string;
+  /** "file" or "folder". */
+  kind: "file" | "folder";
+  /** Path to create. */
+  path: string;
+}
+
+/** editor::create: its structured result. */
+export interface CreateResult {
+  created: boolean;
+  kind: string;
+  path: string;
+  root: string;
+}
+
+/** editor::delete: its arguments. */
+export interface DeleteRequest {
+  /** File or folder to delete. */
+  path: string;
+  /** Delete a non-empty folder with everything in it. */
+  recursive?: boolean;
+}
+
+/** editor::delete: its structured result. */
+export interface DeleteResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  buffers_closed: string[];
+  deleted: boolean;
+  path: string;
+  root: string;
+}
+
+/** editor::diff: its arguments. */
+export interface DiffRequest {
+  /** New text. */
+  after: string;
+  /** Old text. */
+  before: string;
+  /** Unchanged lines around changes (default 3). */
+  context_lines?: number;
+  /** Name in the patch headers (default file). */
+  path?: string;
+}
+
+/** editor::diff: its structured result. */
+export interface DiffResult {
+  added: number;
+  hunks: {
+    added: number;
+    new_lines: number;
+    new_start: number;
+    old_lines: number;
+    old_start: number;
+    removed: number;
+  }[];
+  identical: boolean;
+  patch: string;
+  removed: number;
+  truncated: boolean;
+}
+
+/** editor::edit: its arguments. */
+export interface EditRequest {
+  /** Return the patch, write nothing. */
+  dry_run?: boolean;
+  /** Replacements, applied in order; all or nothing. */
+  edits: {
+    /** Replacement ("" deletes). */
+    new_text: string;
+    /** Exact text to replace, whitespace included; must occur once unless replace_all. */
+    old_text: string;
+    /** Replace every occurrence (at least one). */
+    replace_all?: boolean;
+  }[];
+  /** The version you read: a later change is merged, or conflicts if it overlaps. */
+  expected_version?: string;
+  /** File path, root-relative or absolute. */
+  path: string;
+  /** No merge: any later change conflicts. */
+  strict?: boolean;
+}
+
+/** editor::edit: its structured result. */
+export interface EditResult {
+  added: number;
+  applied: boolean;
+  base_version?: string | null;
+  conflict: boolean;
+  conflicts: {
+    base: {
+      lines: number;
+      start_line: number;
+    };
+    theirs: {
+      lines: number;
+      start_line: number;
+    };
+    yours: {
+      lines: number;
+      start_line: number;
+    };
+  }[];
+  disk_version?: string | null;
+  draft?: {
+    base_version: string;
+    by: string;
+    lines: string;
+  } | null;
+  held: boolean;
+  merged: boolean;
+  merged_patch?: string | null;
+  mtime: number;
+  patch: string;
+  path: string;
+  removed: number;
+  replaced: number;
+  root: string;
+  theirs_lines: string;
+  theirs_patch?: string | null;
+  version: string;
+  yours_patch?: string | null;
+}
+
+/** editor::find: its arguments. */
+export interface FindRequest {
+  /** Also untracked, not ignored files (default true). */
+  include_untracked?: boolean;
+  /** Matches to return (default 50, at most 10,000). */
+  limit?: number;
+  /** Letters in order, case-insensitive ("usrctl", "tree/mod.rs"); a space is anything between ("cluster autoscaler main.go"). */
+  query: string;
+}
+
+/** editor::find: its structured result. */
+export interface FindResult {
+  from_git: boolean;
+  matches: {
+    path: string;
+    positions: number[];
+    score: number;
+  }[];
+  root: string;
+  scanned: number;
+  truncated: boolean;
+}
+
+/** editor::git::blame: its arguments. */
+export interface GitBlameRequest {
+  /** Last line (default start+199). */
+  end?: number;
+  /** File, root-relative. */
+  path: string;
+  /** Revision (default HEAD). */
+  rev?: string;
+  /** First line, 1-based. */
+  start?: number;
+}
+
+/** editor::git::blame: its structured result. */
+export interface GitBlameResult {
+  lines: {
+    author: string;
+    date: number;
+    line: number;
+    orig_line: number;
+    orig_path: string;
+    sha: string;
+    summary: string;
+    text: string;
+  }[];
+  path: string;
+  total_lines: number;
+}
+
+/** editor::git::branch: its arguments. */
+export interface GitBranchRequest {
+  /** list, create, switch or delete. */
+  action?: "list" | "create" | "switch" | "delete";
+  /** delete: even if unmerged. */
+  force?: boolean;
+  /** The branch. */
+  name?: string;
+  /** create: where it starts. */
+  rev?: string;
+}
+
+/** editor::git::branch: its structured result. */
+export interface GitBranchResult {
+  action: string;
+  branches: {
+    ahead: number;
+    behind: number;
+    current: boolean;
+    name: string;
+    remote: boolean;
+    sha: string;
+    subject: string;
+    upstream?: string | null;
+  }[];
+  ok: boolean;
+  sha: string;
+  summary: string;
+}
+
+/** editor::git::commit: its arguments. */
+export interface GitCommitRequest {
+  /** Commit message; may be empty only to finish a merge. */
+  message: string;
+  /** Commit just these files or folders. */
+  paths?: string[];
+  /** Stage every change first. */
+  stage_all?: boolean;
+}
+
+/** editor::git::commit: its structured result. */
+export interface GitCommitResult {
+  committed: boolean;
+  sha: string;
+  summary: string;
+}
+
+/** editor::git::hunks: its arguments. */
+export interface GitHunksRequest {
+  /** worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file. */
+  against: "worktree" | "index" | "head" | "upstream" | "rev";
+  /** Unchanged lines around each hunk. */
+  context_lines?: number;
+  /** File (omit: all). */
+  path?: string;
+  /** Without path: under these. */
+  paths?: string[];
+  /** against rev: the revision. */
+  rev?: string;
+}
+
+/** editor::git::hunks: its structured result. */
+export interface GitHunksResult {
+  added: number;
+  against: string;
+  files: {
+    added: number;
+    in_patch: boolean;
+    path: string;
+    removed: number;
+    skipped: string;
+    untracked: boolean;
+  }[];
+  hunks: {
+    added: number;
+    new_lines: number;
+    new_start: number;
+    old_lines: number;
+    old_start: number;
+    removed: number;
+  }[];
+  left_out: number;
+  patch: string;
+  path: string;
+  removed: number;
+  root: string;
+  untracked: boolean;
+}
+
+/** editor::git::log: its arguments. */
+export interface GitLogRequest {
+  /** next_cursor of the previous page. */
+  cursor?: number;
+  /** Commits per page (max 10000). */
+  limit?: number;
+  /** One file's history, through renames. */
+  path?: string;
+  /** Where history starts. */
+  rev?: string;
+}
+
+/** editor::git::log: its structured result. */
+export interface GitLogResult {
+  entries: {
+    added: number;
+    author: string;
+    date: number;
+    email: string;
+    files: number;
+    parents: string[];
+    path: string;
+    removed: number;
+    sha: string;
+    subject: string;
+  }[];
+  next_cursor?: number | null;
+}
+
+/** editor::git::merge: its arguments. */
+export interface GitMergeRequest {
+  /** merge rev, or abort or continue one in progress. */
+  action?: "merge" | "abort" | "continue";
+  /** The merge commit's message (default git's). */
+  message?: string;
+  /** merge: the branch, tag or commit. */
+  rev?: string;
+}
+
+/** editor::git::merge: its structured result. */
+export interface GitMergeResult {
+  action: string;
+  commit: string;
+  conflicts: string[];
+  fast_forward: boolean;
+  ok: boolean;
+  summary: string;
+}
+
+/** editor::git::restore: its arguments. */
+export interface GitRestoreRequest {
+  /** The file's version (editor_open). */
+  expected_version?: string;
+  /** Overwrite without a guard. */
+  force?: boolean;
+  /** File, root-relative. */
+  path: string;
+  /** Source: ":" the staged version (default) or a revision. */
+  rev?: string;
+}
+
+/** editor::git::restore: its structured result. */
+export interface GitRestoreResult {
+  added: number;
+  conflict: boolean;
+  conflict_patch?: string | null;
+  created: boolean;
+  path: string;
+  removed: number;
+  restored: boolean;
+  rev: string;
+  version: string;
+}
+
+/** editor::git::show: its arguments. */
+export interface GitShowRequest {
+  /** Lines (default: to the end). */
+  limit?: number;
+  /** First line, 1-based. */
+  offset?: number;
+  /** File, root-relative or absolute inside the jail. */
+  path: string;
+  /** Revision as git rev-parse reads it; ":" staged, ":1"-":3" conflict stages. */
+  rev?: string;
+}
+
+/** editor::git::show: its structured result. */
+export interface GitShowResult {
+  content: string;
+  end_line: number;
+  exists: boolean;
+  path: string;
+  rev: string;
+  root: string;
+  start_line: number;
+  total_lines: number;
+}
+
+/** editor::git::stash: its arguments. */
+export interface GitStashRequest {
+  /** push, pop, apply, drop, list or show. */
+  action: "push" | "pop" | "apply" | "drop" | "list" | "show";
+  /** push: untracked files too (-u). */
+  include_untracked?: boolean;
+  /** push: description. */
+  message?: string;
+  /** push, show: only these paths. */
+  paths?: string[];
+  /** stash@{n} (default 0). */
+  stash?: string;
+}
+
+/** editor::git::stash: its structured result. */
+export interface GitStashResult {
+  action: string;
+  conflicts: string[];
+  entries: {
+    branch: string;
+    date: number;
+    index: number;
+    message: string;
+    name: string;
+  }[];
+  files: string[];
+  ok: boolean;
+  patch: string;
+  summary: string;
+}
+
+/** editor::git::status: its arguments. */
+export interface GitStatusRequest {}
+
+/** editor::git::status: its structured result. */
+export interface GitStatusResult {
+  ahead: number;
+  behind: number;
+  branch?: string | null;
+  clean: boolean;
+  entries: {
+    index: "modified" | "added" | "deleted" | "renamed" | "copied" | "typechange" | "untracked" | "ignored" | "conflicted" | "unchanged";
+    path: string;
+    renamed_from?: string | null;
+    staged: boolean;
+    worktree: "modified" | "added" | "deleted" | "renamed" | "copied" | "typechange" | "untracked" | "ignored" | "conflicted" | "unchanged";
+  }[];
+  root: string;
+  upstream?: string | null;
+}
+
+/** editor::git::sync: its arguments. */
+export interface GitSyncRequest {
+  /** fetch, pull or push. */
+  action: "fetch" | "pull" | "push";
+  /** pull: ff-only or merge (rebase unsupported). */
+  mode?: "ff-only" | "merge" | "rebase";
+}
+
+/** editor::git::sync: its structured result. */
+export interface GitSyncResult {
+  action: string;
+  ahead: number;
+  behind: number;
+  conflicts: string[];
+  ok: boolean;
+  stale: boolean;
+  summary: string;
+}
+
+/** editor::git::undo-commit: its arguments. */
+export interface GitUndoCommitRequest {}
+
+/** editor::git::undo-commit: its structured result. */
+export interface GitUndoCommitResult {
+  message: string;
+  undone_sha: string;
+}
+
+/** editor::move: its arguments. */
+export interface MoveRequest {
+  /** Path to move. */
+  from: string;
+  /** Replace an existing file at to. */
+  overwrite?: boolean;
+  /** New path; parents are created. */
+  to: string;
+}
+
+/** editor::move: its structured result. */
+export interface MoveResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  from: string;
+  remapped: number;
+  root: string;
+  to: string;
+}
+
+/** editor::open: its arguments. */
+export interface OpenRequest {
+  /** Lines to read (default: to the end). */
+  limit?: number;
+  /** First line to read, 1-based. */
+  offset?: number;
+  /** File path, root-relative or absolute. */
+  path: string;
+  /** false: read without adding a tab in the user's editor. */
+  tab?: boolean;
+}
+
+/** editor::open: its structured result. */
+export interface OpenResult {
+  content: string;
+  draft?: {
+    base_version: string;
+    by: string;
+    lines: string;
+  } | null;
+  end_line: number;
+  eol: "lf" | "crlf" | "mixed" | "none";
+  language: string;
+  mtime: number;
+  path: string;
+  root: string;
+  size: number;
+  start_line: number;
+  total_lines: number;
+  truncated: boolean;
+  version: string;
+}
+
+/** editor::replace: its arguments. */
+export interface ReplaceRequest {
+  /** As in editor_search. */
+  ignore_case?: boolean;
+  /** As in editor_search. */
+  literal?: boolean;
+  /** Files to preview (a dry run); default: every match. */
+  paths?: string[];
+  /** As in editor_search. */
+  pattern: string;
+  /** As in editor_search. */
+  whole_word?: boolean;
+  /** Replacement; $1, ${name} insert groups unless literal. */
+  with: string;
+  /** Files to write: path to version from the dry run. */
+  write?: Record<string, string>;
+}
+
+/** editor::replace: its structured result. */
+export interface ReplaceResult {
+  files: {
+    conflict: boolean;
+    patch: string;
+    path: string;
+    replaced: number;
+    skipped: string;
+    version: string;
+    written: boolean;
+  }[];
+  root: string;
+  written: number;
+}
+
+/** editor::save: its arguments. */
+export interface SaveRequest {
+  /** The whole new content, written byte for byte. */
+  content: string;
+  /** Mtime guard (Unix seconds) if no expected_version. */
+  expected_mtime?: number;
+  /** The version you read; a later change is merged, or a conflict if it overlaps. */
+  expected_version?: string;
+  /** Overwrite with no guard (a deliberate clobber). */
+  force?: boolean;
+  /** File path, root-relative or absolute. */
+  path: string;
+  /** No merge: any later change conflicts. */
+  strict?: boolean;
+}
+
+/** editor::save: its structured result. */
+export interface SaveResult {
+  added: number;
+  base_version?: string | null;
+  conflict: boolean;
+  conflict_patch?: string | null;
+  conflicts: {
+    base: {
+      lines: number;
+      start_line: number;
+    };
+    theirs: {
+      lines: number;
+      start_line: number;
+    };
+    yours: {
+      lines: number;
+      start_line: number;
+    };
+  }[];
+  created: boolean;
+  disk_mtime?: number | null;
+  disk_version?: string | null;
+  draft?: {
+    base_version: string;
+    by: string;
+    lines: string;
+  } | null;
+  held: boolean;
+  merged: boolean;
+  merged_patch?: string | null;
+  mtime: number;
+  path: string;
+  removed: number;
+  root: string;
+  saved: boolean;
+  theirs_lines: string;
+  theirs_patch?: string | null;
+  version: string;
+  yours_patch?: string | null;
+}
+
+/** editor::search: its arguments. */
+export interface SearchRequest {
+  /** Lines shown around each match (at most 20). */
+  context_lines?: number;
+  /** Skip paths matching a glob (same syntax), e.g. "vendor". */
+  exclude_glob?: string[];
+  /** Ignore letter case. */
+  ignore_case?: boolean;
+  /** Only matching paths: "*.go" matches names at any depth, a glob with "/" the path, "**" any folders, "!" excludes. */
+  include_glob?: string[];
+  /** pattern is plain text. */
+  literal?: boolean;
+  /** Matches kept (files, for output files); at most 20,000. */
+  max_matches?: number;
+  /** lines (default), files or count. */
+  output?: "lines" | "files" | "count";
+  /** RE2 regexp (Go syntax), or plain text with literal; never spans lines. */
+  pattern: string;
+  /** Match whole words only (\b boundaries). */
+  whole_word?: boolean;
+}
+
+/** editor::search: its structured result. */
+export interface SearchResult {
+  files: {
+    context: {
+      line: number;
+      text: string;
+    }[];
+    count: number;
+    hits: {
+      column: number;
+      line: number;
+      ranges: number[][];
+      text: string;
+    }[];
+    path: string;
+  }[];
+  files_scanned: number;
+  root: string;
+  skipped: {
+    path: string;
+    reason: string;
+  }[];
+  skipped_total: number;
+  total: number;
+  truncated: boolean;
+}
+
+/** editor::tools: its arguments. */
+export interface ToolsRequest {
+  /** Toolsets to add to your tool list ("all" for every one). */
+  enable?: string[];
+}
+
+/** editor::tools: its structured result. */
+export interface ToolsResult {
+  note: string;
+  toolsets: {
+    description: string;
+    functions: string;
+    listed: boolean;
+    name: string;
+  }[];
+}
+
+/** editor::tree: its arguments. */
+export interface TreeRequest {
+  /** Folders to mark collapsed, with all beneath them. */
+  collapse?: string[];
+  /** Folders to mark expanded (persisted, every surface). */
+  expand?: string[];
+  /** Levels to list; 1 = direct children. */
+  max_depth?: number;
+  /** Entries listed at most (up to 10,000). */
+  max_entries?: number;
+  /** Folder to list; default the root. */
+  path?: string;
+}
+
+/** editor::tree: its structured result. */
+export interface TreeResult {
+  entries: {
+    children: TreeEntry[];
+    kind: "file" | "dir" | "symlink" | "other";
+    more: number;
+    mtime: number;
+    name: string;
+    path: string;
+    size: number;
+  }[];
+  expanded: string[];
+  omitted: number;
+  path: string;
+  root: string;
+  scanned: number;
+  truncated: boolean;
+}
+
+/** editor::workspace::focus: its arguments. */
+export interface WorkspaceFocusRequest {
+  /** Cursor column, 1-based, in characters. */
+  column: number;
+  /** Cursor line, 1-based. */
+  line: number;
+  /** File of the active tab, root-relative. */
+  path: string;
+  /** The selected range, when something is selected. */
+  selection?: {
+    /** Column just after the selection, 1-based. */
+    end_column: number;
+    /** Last line, 1-based. */
+    end_line: number;
+    /** First column, 1-based. */
+    start_column: number;
+    /** First line, 1-based. */
+    start_line: number;
+  };
+}
+
+/** editor::workspace::focus: its structured result. */
+export interface WorkspaceFocusResult {
+  focus?: {
+    by: string;
+    column: number;
+    line: number;
+    path: string;
+    selection?: {
+      end_column: number;
+      end_line: number;
+      start_column: number;
+      start_line: number;
+    } | null;
+    time: string;
+  } | null;
+}
+
+/** editor::workspace::get: its arguments. */
+export interface WorkspaceGetRequest {
+  /** Buffers and expanded folders at most (up to 10,000). */
+  limit?: number;
+  /** Paging: skip this many of each. */
+  offset?: number;
+}
+
+/** editor::workspace::get: its structured result. */
+export interface WorkspaceGetResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  buffers_total: number;
+  detached: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  expanded: string[];
+  expanded_total: number;
+  focus?: {
+    by: string;
+    column: number;
+    line: number;
+    path: string;
+    selection?: {
+      end_column: number;
+      end_line: number;
+      start_column: number;
+      start_line: number;
+    } | null;
+    time: string;
+  } | null;
+  more: number;
+  root: string;
+  you: string;
+}
+
+/** editor::workspace::open: its arguments. */
+export interface WorkspaceOpenRequest {
+  /** Folder to make the root: absolute, or relative to the current root. */
+  root: string;
+}
+
+/** editor::workspace::open: its structured result. */
+export interface WorkspaceOpenResult {
+  buffers: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  buffers_total: number;
+  detached: {
+    dirty: boolean;
+    draft_base: string;
+    draft_by: string;
+    draft_lines: string;
+    language: string;
+    mtime: number;
+    path: string;
+    version: string;
+  }[];
+  expanded: string[];
+  expanded_total: number;
+  focus?: {
+    by: string;
+    column: number;
+    line: number;
+    path: string;
+    selection?: {
+      end_column: number;
+      end_line: number;
+      start_column: number;
+      start_line: number;
+    } | null;
+    time: string;
+  } | null;
+  more: number;
+  root: string;
+  you: string;
+}
