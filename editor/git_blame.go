@@ -10,7 +10,7 @@ type GitBlameRequest struct {
 	Path  string `json:"path" desc:"File, root-relative."`
 	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"Revision (default HEAD)."`
 	Start *int   `json:"start,omitempty" default:"1" desc:"First line, 1-based."`
-	End   *int   `json:"end,omitempty" desc:"Last line (default start+199)."`
+	End   *int   `json:"end,omitempty" desc:"Last line (default start+199; at most start+9999)."`
 }
 
 type GitBlameLine struct {
@@ -29,6 +29,9 @@ type GitBlameResponse struct {
 	TotalLines int            `json:"total_lines" desc:"Lines in the file at rev."`
 	Lines      []GitBlameLine `json:"lines" desc:"The requested lines, in order, as git blame --porcelain attributes them."`
 }
+
+// blameMaxLines bounds one call's range.
+const blameMaxLines = 10000
 
 func init() {
 	define("editor::git::blame",
@@ -51,6 +54,11 @@ func (s *Service) GitBlame(ctx context.Context, req *GitBlameRequest) (*GitBlame
 		end = *req.End
 	} else {
 		end = start + 199
+	}
+	if end-start >= blameMaxLines {
+		// Every line carries its commit's author and subject: a range is
+		// bounded so that the reply is.
+		return nil, invalid("start %d to end %d is %d lines; at most %d per call: page with start and end", start, end, end-start+1, blameMaxLines)
 	}
 	root, r, err := s.gitRepo()
 	if err != nil {
