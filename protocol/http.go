@@ -61,11 +61,14 @@ func httpHandler(s *Server, token string, remote bool, launch *Launcher) (http.H
 	// (DNS rebinding). With --allow-remote the page may be reached by the
 	// machine's name over loopback (Debian maps it to 127.0.1.1), so that
 	// check is off there: guard's origin check and the token remain.
-	live := newHTTPSessions()
+	hc := s.svc.Config().HTTP
+	live := newHTTPSessions(hc.MaxSessions, time.Duration(hc.SessionIdleSeconds)*time.Second)
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second),
 		server.WithDisableLocalhostProtection(remote),
 		server.WithSessionIdManager(live),
 		server.WithEventStore(newRingStore(ringEvents, ringBytes)))
+	live.end = endThrough(mcpHTTP)
+	s.live = live
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(limitBodies(s.sessionGate(unescapeHTTP(mcpHTTP), live), LimitsFor(s.svc.Config()), s.unknownTool), token, remote))
 	mux.Handle("/", pageHandler())
@@ -161,6 +164,7 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 	ending, endCalls := context.WithCancel(context.Background())
 	defer endCalls()
 	s.MCP.Use(cancelWith(ending))
+	go s.live.expire(ctx)
 	hs := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: orDefault(opt.HeaderTimeout, httpHeaderTimeout),

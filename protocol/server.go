@@ -25,6 +25,8 @@ type Server struct {
 	tools map[string]*editor.Function
 	// stdio receives the stdio session once mcp-go registers it.
 	stdio chan server.ClientSession
+	// live is the HTTP transport's sessions, once it is made.
+	live *httpSessions
 }
 
 // NewServer builds an MCP server whose tools are the editor's catalog and
