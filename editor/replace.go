@@ -50,6 +50,8 @@ type ReplaceFile struct {
 	Written  bool   `json:"written" desc:"True when the new text is on disk."`
 	Conflict bool   `json:"conflict" desc:"True when the file is no longer at the version given in write: nothing was written."`
 	Skipped  string `json:"skipped,omitempty" desc:"Why the file was left alone: not_found, binary, too_large, a refusal's code."`
+
+	step int // its place among the files written, from 1 (the event's step)
 }
 
 // replaceMaxFiles bounds the files of one call.
@@ -71,7 +73,8 @@ func (e replaceTooLarge) Unwrap() error { return e.err }
 func init() {
 	define("editor::replace",
 		"Replace editor::search's matches (RE2) in files: first a dry run with paths, giving each file's version and patch; "+
-			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs.",
+			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs. "+
+			"Atomic per file, not per call: files are written one at a time in path order, each event carrying step/steps.",
 		destructive, (*Service).Replace)
 }
 
@@ -123,7 +126,7 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 	// their events name editor::replace: the holder of a draft keeps it.
 	wctx := withCause(refreshOnly(ctx), "editor::replace")
 	var patchBytes int64
-	for _, p := range paths {
+	for step, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -134,7 +137,7 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		if err != nil {
 			return nil, err
 		}
-		f := ReplaceFile{Path: l.stored}
+		f := ReplaceFile{Path: l.stored, step: step + 1}
 		if write {
 			err = s.replaceWrite(wctx, root, l, m, req, &f)
 		} else {
@@ -251,6 +254,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 		f.Patch = d.Patch
 	}
 	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
+	ev.Step, ev.Steps = f.step, len(req.Write)
 	sv.version = *ev.Version // hashed once, for the event and the write
 	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
 	if errors.Is(err, errSlippedIn) {
