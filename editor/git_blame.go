@@ -10,7 +10,7 @@ type GitBlameRequest struct {
 	Path  string `json:"path" desc:"File, root-relative."`
 	Rev   string `json:"rev,omitempty" default:"HEAD" desc:"Revision (default HEAD)."`
 	Start *int   `json:"start,omitempty" default:"1" desc:"First line, 1-based."`
-	End   *int   `json:"end,omitempty" desc:"Last line (default start+199; at most start+9999)."`
+	End   *int   `json:"end,omitempty" desc:"Last line (default start+199)."`
 }
 
 type GitBlameLine struct {

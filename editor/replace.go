@@ -74,7 +74,7 @@ func init() {
 	define("editor::replace",
 		"Replace editor::search's matches (RE2) in files: first a dry run with paths, giving each file's version and patch; "+
 			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs. "+
-			"Atomic per file, not per call: files are written one at a time in path order, each event carrying step/steps.",
+			"Atomic per file, not per call.",
 		destructive, (*Service).Replace)
 }
 
