@@ -71,6 +71,11 @@ stress:
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
 	EDITORD_STRESS=long EDITORD_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 40m -v -run '^TestCoeditInterleavings$$' ./protocol/pagetest
+	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run '$(HARDENING)' ./protocol ./editor ./search ./shell ./cmd/editord
+
+# Issue 19's attacks, one test each (docs/reliability.md, "Hardening, round
+# three"); the Stress ones among them run above too.
+HARDENING = TestHTTPEveryEventReachesABusyClient|TestHTTPUnknownSessionRefused|TestRingStoreBoundsAndReplay|TestHTTPSessions|TestReplaceRefusesAGrowingResultBeforeMakingIt|TestReplacePatchesBoundedInAll|TestReplaceMeasuresBeforeBuilding|TestReplaceStreamingIsTheReference|TestSearchContextBounded|TestGitLogAndBlameCutHostileSubjects|TestPlantedStateRefused|TestOpenKeepsTheTokenOutOfArgv|TestWalkSweepsStaleTemps|TestWatchSedOnOpenBufferAfterRestartHasPatch|TestWatchExternalThenGuardedSaveBothJournaled|TestWatchGuardedSaveThenExternalPatchFollowsIt|TestStressJournalReplaysInterleavedWriters|TestStressReplaceKilledMidway
 
 # Regenerate the golden tool schemas after changing a request or response
 # type, then the page's wire types from them (protocol/web/src/wire.ts).

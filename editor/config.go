@@ -9,6 +9,7 @@ type Config struct {
 	Walk   WalkConfig   `toml:"walk"`
 	Editor EditorConfig `toml:"editor"`
 	Tools  ToolsConfig  `toml:"tools"`
+	HTTP   HTTPConfig   `toml:"http"`
 }
 
 // ToolsConfig shapes the MCP tool list (toolsets.go).
@@ -89,6 +90,7 @@ func DefaultConfig() Config {
 		},
 		Editor: EditorConfig{DraftConflict: DraftMerge},
 		Tools:  ToolsConfig{Toolsets: append([]string{}, DefaultToolsets...)},
+		HTTP:   defaultHTTPConfig(),
 	}
 }
 

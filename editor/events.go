@@ -96,7 +96,7 @@ func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, 
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
 	if d.Truncated {
 		if d.Added == 0 && d.Removed == 0 { // not counted by the caller yet
-			ev.Added, ev.Removed = diff.Counts(string(before), string(after))
+			ev.Added, ev.Removed = diff.Counts(stringView(before), stringView(after))
 		}
 		ev.Truncated = true
 	}

@@ -139,6 +139,9 @@ func (s *Service) knownVersion(root, p string) (known func(v string) bool, ok bo
 // cannot be read whole within max_file_bytes (the watcher holds no such
 // content, so there is no patch to wait for).
 func (s *Service) diskVersion(l loc) (string, bool) {
+	if in, err := s.jail.Stat(l.abs); err != nil || in.Size > s.cfg.Limits.MaxFileBytes {
+		return "", false
+	}
 	res, err := s.jail.ReadFile(l.abs, s.cfg.Limits.MaxFileBytes)
 	if err != nil || res.Truncated {
 		return "", false

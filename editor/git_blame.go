@@ -30,6 +30,9 @@ type GitBlameResponse struct {
 	Lines      []GitBlameLine `json:"lines" desc:"The requested lines, in order, as git blame --porcelain attributes them."`
 }
 
+// blameMaxLines bounds one call's range.
+const blameMaxLines = 10000
+
 func init() {
 	define("editor::git::blame",
 		"git blame of a line range: per line the commit, author, date, subject and text; follows renames.",
@@ -51,6 +54,11 @@ func (s *Service) GitBlame(ctx context.Context, req *GitBlameRequest) (*GitBlame
 		end = *req.End
 	} else {
 		end = start + 199
+	}
+	if end-start >= blameMaxLines {
+		// Every line carries its commit's author and subject: a range is
+		// bounded so that the reply is.
+		return nil, invalid("start %d to end %d is %d lines; at most %d per call: page with start and end", start, end, end-start+1, blameMaxLines)
 	}
 	root, r, err := s.gitRepo()
 	if err != nil {

@@ -35,7 +35,10 @@ type ReplaceRequest struct {
 type ReplaceResponse struct {
 	Files   []ReplaceFile `json:"files" desc:"One per path asked, in path order."`
 	Written int           `json:"written" desc:"Files written (0 on a dry run)."`
-	Root    string        `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	// PatchesOmitted keeps the reply bounded by the limits, not by how
+	// many files a pattern reaches.
+	PatchesOmitted int    `json:"patches_omitted,omitempty" desc:"Files whose patch was left out because the call's patches passed max_write_bytes in all; preview those in a call of their own."`
+	Root           string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 // ReplaceFile is one file's replacement.
@@ -43,19 +46,34 @@ type ReplaceFile struct {
 	Path     string `json:"path" desc:"The file, root-relative."`
 	Version  string `json:"version" desc:"The version the replacement was computed on; after a write, the new version. Pass it back in write."`
 	Replaced int    `json:"replaced" desc:"Matches replaced (or to replace, on a dry run)."`
-	Patch    string `json:"patch" desc:"Unified diff of the change; empty when nothing changes or it is over max_diff_bytes."`
+	Patch    string `json:"patch" desc:"Unified diff of the change; empty when nothing changes, it is over max_diff_bytes, or it is one of patches_omitted."`
 	Written  bool   `json:"written" desc:"True when the new text is on disk."`
 	Conflict bool   `json:"conflict" desc:"True when the file is no longer at the version given in write: nothing was written."`
 	Skipped  string `json:"skipped,omitempty" desc:"Why the file was left alone: not_found, binary, too_large, a refusal's code."`
+
+	step int // its place among the files written, from 1 (the event's step)
 }
 
 // replaceMaxFiles bounds the files of one call.
 const replaceMaxFiles = 2000
 
+// replaceWithLimit bounds the replacement text: a sixteenth of
+// max_file_bytes (125 KB by default), far more than any text replaced
+// across files, and small enough that the measure of the result, not the
+// request, is what refuses a replacement that would grow a file too much.
+func (s *Service) replaceWithLimit() int64 { return max(s.cfg.Limits.MaxFileBytes/16, 1024) }
+
+// replaceTooLarge marks the refusal of a replacement whose result would
+// pass max_write_bytes: it refuses the whole call.
+type replaceTooLarge struct{ err *shell.Error }
+
+func (e replaceTooLarge) Error() string { return e.err.Error() }
+func (e replaceTooLarge) Unwrap() error { return e.err }
+
 func init() {
 	define("editor::replace",
-		"Replace editor::search's matches in files (a rename): first a dry run (every matching file, or paths) giving each file's version and patch; "+
-			"then write {path: version}: a file changed since is a conflict, not written. Opens no tabs.",
+		"Replace editor::search's matches in files (a rename): a dry run (all matching files, or paths) gives each one's version and patch; "+
+			"then write {path: version}: one changed since is a conflict, not written. Atomic per file, not per call.",
 		destructive, (*Service).Replace)
 }
 
@@ -66,6 +84,9 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 	if len(req.Paths) == 0 && len(req.Write) == 0 {
 		// A dry run of every file the pattern matches (replace_all.go).
 		return s.replaceEverywhere(ctx, req)
+	}
+	if limit := s.replaceWithLimit(); int64(len(req.With)) > limit {
+		return nil, shell.Errorf(shell.CodeTooLarge, "", "with is %d bytes; a replacement is at most %d (max_file_bytes / 16): replace in parts, or write the file with editor_save", len(req.With), limit)
 	}
 	if n := len(req.Paths) + len(req.Write); n > replaceMaxFiles {
 		return nil, invalid("%d files in one call; the limit is %d", n, replaceMaxFiles)
@@ -107,7 +128,8 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 	// The writes open no buffer (remember refreshes open ones only), and
 	// their events name editor::replace: the holder of a draft keeps it.
 	wctx := withCause(refreshOnly(ctx), "editor::replace")
-	for _, p := range paths {
+	var patchBytes int64
+	for step, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -118,7 +140,7 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		if err != nil {
 			return nil, err
 		}
-		f := ReplaceFile{Path: l.stored}
+		f := ReplaceFile{Path: l.stored, step: step + 1}
 		if write {
 			err = s.replaceWrite(wctx, root, l, m, req, &f)
 		} else {
@@ -126,8 +148,11 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		}
 		// A file the jail refuses is refused for the whole call, as every
 		// function refuses it: a result row would name a path outside the
-		// jail. Other refusals (binary, denied, gone) skip just that file.
-		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail {
+		// jail; so is a replacement that would grow a file past
+		// max_write_bytes (its message says by how much). Other refusals
+		// (binary, denied, gone) skip just that file.
+		var grows replaceTooLarge
+		if code := shell.CodeOf(err); err != nil && code != "" && code != shell.CodeInternal && code != shell.CodeOutsideJail && !errors.As(err, &grows) {
 			f.Skipped, err = string(code), nil
 		}
 		if err != nil {
@@ -135,6 +160,10 @@ func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceRes
 		}
 		if f.Written {
 			out.Written++
+		}
+		if patchBytes += int64(len(f.Patch)); patchBytes > s.cfg.Jail.MaxWriteBytes {
+			f.Patch = ""
+			out.PatchesOmitted++
 		}
 		out.Files = append(out.Files, f)
 	}
@@ -152,7 +181,13 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 	if max := s.cfg.Limits.MaxFileBytes; int64(len(cur.data)) > max {
 		return nil, 0, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_file_bytes", display(l.stored))
 	}
-	next, n, err := m.Replace(cur.data, []byte(req.With), !req.Literal)
+	next, n, err := m.Replace(cur.data, []byte(req.With), !req.Literal, s.cfg.Jail.MaxWriteBytes)
+	var tl *search.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, 0, replaceTooLarge{err: shell.Errorf(shell.CodeTooLarge, l.stored,
+			"replacing the matches in %s would make it %d bytes, over max_write_bytes (%d); nothing was written. Use a narrower pattern or a shorter replacement, or replace in parts",
+			display(l.stored), tl.Size, tl.Limit)}
+	}
 	if err == nil && !isText(next) {
 		err = shell.Errorf(shell.CodeBinary, l.stored, "the replacement would put a NUL byte into %s", display(l.stored))
 	}
@@ -222,6 +257,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 		f.Patch = d.Patch
 	}
 	ev := s.changeEventOf(root, l, "editor::replace", "modified", cur.data, next, d)
+	ev.Step, ev.Steps = f.step, len(req.Write)
 	sv.version = *ev.Version // hashed once, for the event and the write
 	w, err := s.writeAs(ctx, sv, root, l, cur, next, false, "editor::replace", &ev)
 	if errors.Is(err, errSlippedIn) {

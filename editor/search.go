@@ -60,6 +60,8 @@ type SearchResponse struct {
 	Root         string       `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 	Skipped      []SearchSkip `json:"skipped" desc:"Files considered but not searched to their end, and why (binary, unreadable, a line over 8 MiB); the first 20 in path order."`
 	SkippedTotal int          `json:"skipped_total" desc:"How many files were skipped in all."`
+	// ContextOmitted keeps a reply with context bounded by the limits.
+	ContextOmitted int `json:"context_omitted,omitempty" desc:"Files whose context lines were left out because the reply's context passed 4 MiB; ask for fewer matches or context_lines."`
 }
 
 // SearchSkip is a file a search did not read to its end.
@@ -123,6 +125,7 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 	for i, k := range res.Skipped {
 		out.Skipped[i] = SearchSkip(k)
 	}
+	budget := searchContextBudget
 	for i, f := range res.Files {
 		// The pointer conversion, like the assertion under SearchHit,
 		// compiles only while the two structs agree; unsafe.Slice only
@@ -139,7 +142,11 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 			out.Files[i].Hits, out.Files[i].Count = []SearchHit{}, len(hits)
 		default:
 			if req.ContextLines > 0 {
-				out.Files[i].Context = s.contextLines(root, f.Path, hits, min(req.ContextLines, searchMaxContext))
+				ctx, ok := s.contextLines(root, f.Path, hits, min(req.ContextLines, searchMaxContext), &budget)
+				if !ok {
+					out.ContextOmitted++
+				}
+				out.Files[i].Context = ctx
 			}
 		}
 	}
@@ -149,22 +156,30 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 // searchMaxContext bounds context_lines.
 const searchMaxContext = 20
 
+// searchContextBudget bounds the context text of one reply: 20,000 matches
+// with 20 lines each side came to 400 MB (46 MB of JSON for 2,000 took
+// 218 MiB resident). What is past it is left out and counted.
+const searchContextBudget = 4 << 20
+
 // contextLines reads the lines around hits of the file at rel, streaming
 // it to the last line wanted: a file of any size the search read (over
 // max_file_bytes or max_read_bytes too) gets its context, in memory bounded
 // by one read buffer and the lines kept. A file that changed or vanished
 // since the search gives what it holds now, or none.
-func (s *Service) contextLines(root, rel string, hits []SearchHit, n int) []ContextLine {
+func (s *Service) contextLines(root, rel string, hits []SearchHit, n int, budget *int) (lines []ContextLine, ok bool) {
 	if len(hits) == 0 {
-		return nil
+		return nil, true
+	}
+	if *budget <= 0 {
+		return nil, false
 	}
 	l, err := locate(root, rel, "path")
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	h, err := s.jail.OpenAt(l.abs)
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	defer h.Close()
 	br := bufio.NewReaderSize(io.NewSectionReader(h, 0, 1<<62), 64<<10)
@@ -202,10 +217,13 @@ func (s *Service) contextLines(root, rel string, hits []SearchHit, n int) []Cont
 		if want {
 			t := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
 			out = append(out, ContextLine{Line: line, Text: string(cutUTF8(t, search.MaxTextBytes))})
+			if *budget -= len(out[len(out)-1].Text) + 16; *budget < 0 {
+				return nil, false // the whole file's context, or none
+			}
 		}
 		if eof {
 			break
 		}
 	}
-	return out
+	return out, true
 }

@@ -265,7 +265,7 @@ func (b *blamer) pass(s *blameSuspect, ranges []blameRange) error {
 		fillAuthor(&e, s.c)
 		author, email, date = e.Author, e.Email, e.Date
 	}
-	sum := subject(s.c.message)
+	sum := shownSubject(s.c.message)
 	for _, rg := range ranges {
 		for k := 0; k < rg.n; k++ {
 			b.out = append(b.out, BlameLine{Line: rg.final + k + 1, SHA: s.commit.String(), OrigLine: rg.start + k + 1, OrigPath: s.path,

@@ -58,7 +58,7 @@ func (r *Repo) Branches(ctx context.Context) ([]Branch, error) {
 		}
 		b := Branch{Name: shortRef(ref.Name()), Remote: remote, SHA: ref.Hash().String(), Current: name == h.branch}
 		if c, err := r.readCommit(ref.Hash()); err == nil {
-			b.Subject = subject(c.message)
+			b.Subject = shownSubject(c.message)
 		}
 		if !remote {
 			if short, upRef, ok := r.upstreamOf(name); ok {

@@ -121,7 +121,7 @@ func (r *Repo) Log(ctx context.Context, opt LogOptions) ([]LogEntry, bool, error
 			}
 			parentTree = pc.tree
 		}
-		e := LogEntry{SHA: it.hash.String(), Subject: subject(it.c.message)}
+		e := LogEntry{SHA: it.hash.String(), Subject: shownSubject(it.c.message)}
 		if path != "" {
 			// Only commits that change the file; a rename moves the name.
 			if len(it.c.parents) > 1 {
@@ -219,9 +219,9 @@ func (r *Repo) peekMore(w *logWalk, path string, follow bool) (LogEntry, bool, e
 func fillAuthor(e *LogEntry, c *commitInfo) {
 	a := c.author
 	if lt := strings.IndexByte(a, '<'); lt >= 0 {
-		e.Author = strings.TrimSpace(a[:lt])
+		e.Author = shown(strings.TrimSpace(a[:lt]))
 		if gt := strings.IndexByte(a[lt:], '>'); gt >= 0 {
-			e.Email = a[lt+1 : lt+gt]
+			e.Email = shown(a[lt+1 : lt+gt])
 		}
 	}
 	e.Date = identTime(a)

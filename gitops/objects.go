@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -480,6 +481,29 @@ func subject(msg string) string {
 	line, _, _ := strings.Cut(msg, "\n")
 	return strings.TrimSpace(line)
 }
+
+// displayMax bounds a subject, author or email shown in a result (log,
+// blame, branches, stash summaries): a hostile repository's commit with a
+// 10 MB first line, repeated on every line blame returns, made the reply
+// as large as the lines times the message.
+const displayMax = 500
+
+// shown is s cut to displayMax bytes on a UTF-8 boundary, marked with "…"
+// when cut.
+func shown(s string) string {
+	if len(s) <= displayMax {
+		return s
+	}
+	cut := displayMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// shownSubject is subject cut for display. (A reflog line keeps the whole
+// subject, as git writes it.)
+func shownSubject(msg string) string { return shown(subject(msg)) }
 
 // fileModeOf converts a git mode to go-git's type.
 func fileModeOf(m uint32) filemode.FileMode { return filemode.FileMode(m) }

@@ -93,7 +93,7 @@ func (r *Repo) stashDrop(opt StashOptions) (*StashResult, error) {
 	if err := r.dropStash(n, h); err != nil {
 		return nil, err
 	}
-	return &StashResult{OK: true, Summary: fmt.Sprintf("Dropped stash@{%d} (%s, %s)", n, short(h), strings.TrimSpace(subject(c.message)))}, nil
+	return &StashResult{OK: true, Summary: fmt.Sprintf("Dropped stash@{%d} (%s, %s)", n, short(h), strings.TrimSpace(shownSubject(c.message)))}, nil
 }
 
 func (r *Repo) dropStash(n int, h plumbing.Hash) error {
@@ -192,7 +192,7 @@ func (r *Repo) stashShow(opt StashOptions) (*StashResult, error) {
 		})
 	}
 	return &StashResult{OK: true, Patch: patch.String(), Files: files,
-		Summary: fmt.Sprintf("stash@{%d} (%s, %s): %d file%s, +%d -%d", n, short(h), strings.TrimSpace(subject(c.message)), len(files), plural(len(files)), added, removed)}, nil
+		Summary: fmt.Sprintf("stash@{%d} (%s, %s): %d file%s, +%d -%d", n, short(h), strings.TrimSpace(shownSubject(c.message)), len(files), plural(len(files)), added, removed)}, nil
 }
 
 // stashApply merges stash n into the index and worktree; pop drops it
@@ -292,7 +292,7 @@ func (r *Repo) stashApply(opt StashOptions, pop bool) (*StashResult, error) {
 	if err := lk.write(idx); err != nil {
 		return nil, err
 	}
-	desc := strings.TrimSpace(subject(wc.message))
+	desc := strings.TrimSpace(shownSubject(wc.message))
 	if len(conflicts) > 0 {
 		return &StashResult{Conflicts: conflicts, Summary: fmt.Sprintf("%s. The stash entry is kept (%s, %s): fix the conflicts in the files (<<<<<<< Updated upstream / >>>>>>> Stashed changes), then drop it with editor::git::stash action drop",
 			strings.Join(conflictSummary(ms), "; "), name, desc)}, nil

@@ -26,8 +26,9 @@ import (
 //
 // mcp-go's own InMemoryEventStore keeps every event of a session until the
 // session ends; this one keeps, per session, the last ringEvents events
-// and at most ringBytes of them: enough to resume a stream that broke for
-// a moment, bounded whatever a session lives through. A resume from an
+// and at most ringBytes of them (an event over a quarter of that keeps its
+// id, not its bytes): enough to resume a stream that broke for a moment,
+// bounded whatever a session lives through. A resume from an
 // event already dropped is refused as unknown (the client then opens a
 // new stream; editor::changes holds the journal for catching up).
 type ringStore struct {
@@ -76,9 +77,16 @@ func (s *ringStore) StoreEvent(_ context.Context, sessionID, streamID string, me
 	}
 	s.seq++
 	id := strconv.FormatInt(s.seq, 10)
-	// The caller may reuse message's buffer.
-	r.events = append(r.events, ringEvent{id: id, stream: streamID, msg: append(json.RawMessage(nil), message...)})
-	r.bytes += len(message)
+	ev := ringEvent{id: id, stream: streamID}
+	if len(message) <= s.maxBytes/4 {
+		// The caller may reuse message's buffer.
+		ev.msg = append(json.RawMessage(nil), message...)
+	}
+	// A larger one (a 16 MB file's open, answered on its POST's stream)
+	// keeps its place but not its bytes: a resume after it works, a
+	// resume that would have to send it again is refused as unknown.
+	r.events = append(r.events, ev)
+	r.bytes += len(ev.msg)
 	drop := 0
 	for len(r.events)-drop > s.maxEvents || (r.bytes > s.maxBytes && len(r.events)-drop > 1) {
 		r.bytes -= len(r.events[drop].msg)
@@ -118,6 +126,10 @@ func (s *ringStore) ReplayEventsAfter(_ context.Context, sessionID, lastEventID 
 	var tail []ringEvent
 	for _, ev := range r.events[at+1:] {
 		if ev.stream == stream {
+			if ev.msg == nil {
+				s.mu.Unlock()
+				return "", fmt.Errorf("%w: %s (an event after it was too large to keep)", server.ErrUnknownEventID, lastEventID)
+			}
 			tail = append(tail, ev)
 		}
 	}

@@ -49,15 +49,25 @@ func TestRingStoreBoundsAndReplay(t *testing.T) {
 			t.Errorf("replay %s after %s: %v, want ErrUnknownEventID", tc.session, tc.id, err)
 		}
 	}
-	// The byte bound: a large event pushes the small ones out, but the
-	// newest is always kept.
-	s.StoreEvent(ctx, "a", "get", json.RawMessage(`"`+strings.Repeat("x", 95)+`"`))
-	if len(r.events) != 1 || r.bytes != 97 {
-		t.Fatalf("after a 97-byte event: %d events, %d bytes", len(r.events), r.bytes)
+	// The byte bound: events push the oldest out.
+	for i := 0; i < 4; i++ {
+		s.StoreEvent(ctx, "a", "get", json.RawMessage(`"`+strings.Repeat("x", 20)+`"`))
 	}
-	s.StoreEvent(ctx, "a", "get", json.RawMessage(`"`+strings.Repeat("y", 200)+`"`))
-	if len(r.events) != 1 || r.bytes != 202 {
-		t.Fatalf("an event over the byte bound: %d events, %d bytes; want it alone", len(r.events), r.bytes)
+	if r.bytes > 100 || len(r.events) != 4 {
+		t.Fatalf("after four 22-byte events: %d events, %d bytes", len(r.events), r.bytes)
+	}
+	// An event over a quarter of the bound keeps its id, not its bytes: a
+	// resume after it works, one before it is refused.
+	before := r.events[len(r.events)-1].id
+	big, _ := s.StoreEvent(ctx, "a", "get", json.RawMessage(`"`+strings.Repeat("y", 200)+`"`))
+	if r.bytes > 100 {
+		t.Fatalf("a 202-byte event was kept whole: %d bytes", r.bytes)
+	}
+	if _, err := s.ReplayEventsAfter(ctx, "a", big, func(string, json.RawMessage) error { return nil }); err != nil {
+		t.Errorf("resume after the large event: %v", err)
+	}
+	if _, err := s.ReplayEventsAfter(ctx, "a", before, func(string, json.RawMessage) error { return nil }); !errors.Is(err, server.ErrUnknownEventID) {
+		t.Errorf("resume before the large event: %v, want ErrUnknownEventID", err)
 	}
 	s.PurgeSession(ctx, "a")
 	if s.sessionCount() != 0 {

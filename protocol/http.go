@@ -3,7 +3,6 @@ package protocol
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/editord/editord/workspace"
 )
 
 // HTTPOptions configures the Streamable HTTP transport.
@@ -23,6 +24,10 @@ type HTTPOptions struct {
 
 	// Timeouts; zero means the defaults below (tests shorten them).
 	HeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+
+	// Launch, when set, serves POST /launch: the one-time codes of the
+	// launch pages --open opens (launch.go).
+	Launch *Launcher
 }
 
 // The HTTP server's timeouts. A connection must send its request headers
@@ -44,26 +49,33 @@ const (
 // behind an Origin check (browsers on other sites must not drive a local
 // server) and a bearer token, and the person's editor page at /.
 func HTTPHandler(s *Server, token string) http.Handler {
-	h, _ := httpHandler(s, token, false)
+	h, _ := httpHandler(s, token, false, nil)
 	return h
 }
 
 // httpHandler is HTTPHandler and the MCP transport inside it, whose
 // sessions ServeHTTP closes when it ends. remote is --allow-remote: the
 // server's own page is then accepted whatever host it was reached by.
-func httpHandler(s *Server, token string, remote bool) (http.Handler, *server.StreamableHTTPServer) {
+func httpHandler(s *Server, token string, remote bool, launch *Launcher) (http.Handler, *server.StreamableHTTPServer) {
 	// mcp-go refuses a loopback connection whose Host is not localhost
 	// (DNS rebinding). With --allow-remote the page may be reached by the
 	// machine's name over loopback (Debian maps it to 127.0.1.1), so that
 	// check is off there: guard's origin check and the token remain.
-	live := newHTTPSessions()
+	hc := s.svc.Config().HTTP
+	live := newHTTPSessions(hc.MaxSessions, time.Duration(hc.SessionIdleSeconds)*time.Second)
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second),
 		server.WithDisableLocalhostProtection(remote),
 		server.WithSessionIdManager(live),
 		server.WithEventStore(newRingStore(ringEvents, ringBytes)))
+	live.end = endThrough(mcpHTTP)
+	s.live = live
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(limitBodies(s.sessionGate(unescapeHTTP(mcpHTTP), live), LimitsFor(s.svc.Config()), s.unknownTool), token, remote))
 	mux.Handle("/", pageHandler())
+	if launch != nil {
+		launch.remote = remote
+		mux.Handle("/launch", launch)
+	}
 	return secureHeaders(mux), mcpHTTP
 }
 
@@ -82,7 +94,7 @@ func guard(next http.Handler, token string, remote bool) http.Handler {
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("Connection", "close")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="editord"`)
-			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (the token is in the state dir's http.token, or the --token given to editord serve)", http.StatusUnauthorized)
+			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (the token is in the state dir's http.token, or the one editord serve was given in EDITORD_TOKEN, --token-file or --token)", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -139,19 +151,20 @@ func ServeHTTP(ctx context.Context, s *Server, opt HTTPOptions, ready func(addr 
 	if !isLoopback(host) && !opt.AllowRemote {
 		return fmt.Errorf("--http %s is not a loopback address; pass --allow-remote to serve other machines", opt.Addr)
 	}
-	if opt.Token == "" {
-		return errors.New("a bearer token is required")
+	if len(opt.Token) < workspace.MinTokenLen {
+		return fmt.Errorf("a bearer token of at least %d characters is required (this one has %d)", workspace.MinTokenLen, len(opt.Token))
 	}
 	ln, err := net.Listen("tcp", opt.Addr)
 	if err != nil {
 		return err
 	}
-	handler, mcpHTTP := httpHandler(s, opt.Token, opt.AllowRemote)
+	handler, mcpHTTP := httpHandler(s, opt.Token, opt.AllowRemote, opt.Launch)
 	// The calls' contexts end when the server does; the requests' own do
 	// not, so that a cancelled call's answer still reaches its client.
 	ending, endCalls := context.WithCancel(context.Background())
 	defer endCalls()
 	s.MCP.Use(cancelWith(ending))
+	go s.live.expire(ctx)
 	hs := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: orDefault(opt.HeaderTimeout, httpHeaderTimeout),

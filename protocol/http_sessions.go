@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -18,14 +20,34 @@ import (
 // (mcp-go's SessionIdManager): a session id nobody was given is refused
 // with 404 before it can create any state (mcp-go's default manager
 // accepts any well-formed id, and a GET with one registered a session).
+//
+// It also bounds them (issue 19 item 4: 3,000 initialize calls added
+// 44 MiB, and every session stayed alive). A session is busy while a
+// request of it runs, its GET stream included; one idle (not busy) for
+// [http] session_idle_seconds ends, and at [http] max_sessions a new one
+// takes the place of the least recently used idle one, or is refused when
+// none is idle. A session ends as a DELETE would end it (end), so mcp-go,
+// the event store, the hub and the callers all forget it.
 type httpSessions struct {
-	mu   sync.Mutex
-	live map[string]bool
+	max  int
+	idle time.Duration
+	end  func(id string) // ends a session in mcp-go; set once the transport exists
+
+	mu      sync.Mutex
+	live    map[string]*liveSession
+	pending int // initializes admitted, not yet through
+}
+
+type liveSession struct {
+	busy int       // requests running
+	last time.Time // when the last one ended (or the session began)
 }
 
 var _ server.SessionIdManager = (*httpSessions)(nil)
 
-func newHTTPSessions() *httpSessions { return &httpSessions{live: map[string]bool{}} }
+func newHTTPSessions(max int, idle time.Duration) *httpSessions {
+	return &httpSessions{max: max, idle: idle, live: map[string]*liveSession{}, end: func(string) {}}
+}
 
 // Generate issues the id of a session being initialized.
 func (s *httpSessions) Generate() string {
@@ -33,7 +55,7 @@ func (s *httpSessions) Generate() string {
 	rand.Read(b[:])
 	id := "mcp-session-" + hex.EncodeToString(b[:])
 	s.mu.Lock()
-	s.live[id] = true
+	s.live[id] = &liveSession{last: time.Now()}
 	s.mu.Unlock()
 	return id
 }
@@ -48,7 +70,7 @@ func (s *httpSessions) Validate(id string) (terminated bool, err error) {
 	return false, nil
 }
 
-// Terminate ends a session (DELETE, shutdown).
+// Terminate ends a session (DELETE, expiry, shutdown).
 func (s *httpSessions) Terminate(id string) (notAllowed bool, err error) {
 	s.mu.Lock()
 	delete(s.live, id)
@@ -59,8 +81,120 @@ func (s *httpSessions) Terminate(id string) (notAllowed bool, err error) {
 func (s *httpSessions) known(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.live[id]
+	return s.live[id] != nil
 }
+
+// begin marks a request of session id running; false when there is no
+// such session.
+func (s *httpSessions) begin(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ls := s.live[id]
+	if ls == nil {
+		return false
+	}
+	ls.busy++
+	return true
+}
+
+// done marks a request of session id ended.
+func (s *httpSessions) done(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls := s.live[id]; ls != nil {
+		ls.busy--
+		ls.last = time.Now()
+	}
+}
+
+// admit makes room for a new session: below the cap it holds a place for
+// it (release gives it back once the initialize is through); at the cap
+// it ends the least recently used idle session first. false: every
+// session is busy.
+func (s *httpSessions) admit() (release func(), ok bool) {
+	s.mu.Lock()
+	var evict string
+	if len(s.live)+s.pending >= s.max {
+		var oldest time.Time
+		for id, ls := range s.live {
+			if ls.busy == 0 && (evict == "" || ls.last.Before(oldest)) {
+				evict, oldest = id, ls.last
+			}
+		}
+		if evict == "" {
+			s.mu.Unlock()
+			return nil, false
+		}
+		delete(s.live, evict)
+	}
+	s.pending++
+	s.mu.Unlock()
+	if evict != "" {
+		s.end(evict)
+	}
+	return func() {
+		s.mu.Lock()
+		s.pending--
+		s.mu.Unlock()
+	}, true
+}
+
+// expire ends the sessions idle for longer than s.idle, every so often,
+// until ctx ends.
+func (s *httpSessions) expire(ctx context.Context) {
+	t := time.NewTicker(min(max(s.idle/4, 50*time.Millisecond), time.Minute))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s.sweep(time.Now())
+	}
+}
+
+func (s *httpSessions) sweep(now time.Time) {
+	var ended []string
+	s.mu.Lock()
+	for id, ls := range s.live {
+		if ls.busy == 0 && now.Sub(ls.last) > s.idle {
+			delete(s.live, id)
+			ended = append(ended, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, id := range ended {
+		s.end(id)
+	}
+}
+
+// count is how many sessions are alive.
+func (s *httpSessions) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+// endThrough ends a session the way a client's DELETE does, through the
+// transport, so that everything that keeps state for it forgets it.
+func endThrough(mcpHTTP http.Handler) func(id string) {
+	return func(id string) {
+		req, err := http.NewRequest(http.MethodDelete, "/mcp", nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set(server.HeaderKeySessionID, id)
+		mcpHTTP.ServeHTTP(&discardResponse{h: http.Header{}}, req)
+	}
+}
+
+// discardResponse is the answer nobody reads.
+type discardResponse struct{ h http.Header }
+
+func (d *discardResponse) Header() http.Header         { return d.h }
+func (d *discardResponse) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardResponse) WriteHeader(int)             {}
 
 // sessionGate stands before mcp-go's Streamable HTTP handler:
 //
@@ -90,17 +224,31 @@ func (s *Server) sessionGate(next http.Handler, live *httpSessions) http.Handler
 		}
 		id := r.Header.Get(server.HeaderKeySessionID)
 		if id == "" {
-			if r.Method == http.MethodGet {
+			switch {
+			case r.Method == http.MethodGet:
 				http.Error(w, "Bad Request: a GET stream belongs to a session: send the Mcp-Session-Id header that initialize returned", http.StatusBadRequest)
 				return
+			case r.Method == http.MethodPost && isInitialize(postedBody(r)):
+				release, ok := live.admit()
+				if !ok {
+					w.Header().Set("Retry-After", "10")
+					http.Error(w, fmt.Sprintf("Service Unavailable: %d MCP sessions are open and busy ([http] max_sessions); end one (DELETE /mcp) or try again", live.max), http.StatusServiceUnavailable)
+					return
+				}
+				defer release()
 			}
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !live.known(id) && r.Method != http.MethodHead {
+		if r.Method == http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !live.begin(id) {
 			http.Error(w, "Not Found: no such session (it ended, expired or was never issued): initialize a new one", http.StatusNotFound)
 			return
 		}
+		defer live.done(id)
 		switch r.Method {
 		case http.MethodGet:
 			sw := &streamResponse{ResponseWriter: w, opened: func() { s.hub.streamOpened(id) }}
@@ -116,6 +264,14 @@ func (s *Server) sessionGate(next http.Handler, live *httpSessions) http.Handler
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isInitialize reports whether body is an initialize request.
+func isInitialize(body []byte) bool {
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return body != nil && json.Unmarshal(body, &msg) == nil && msg.Method == string(mcp.MethodInitialize)
 }
 
 // answerNotification handles a POST that carries a notification and

@@ -22,6 +22,10 @@ import (
 	"github.com/editord/editord/editor"
 )
 
+// serveTestToken is the token of startTestHTTP's servers: ServeHTTP wants
+// at least workspace.MinTokenLen characters.
+const serveTestToken = "http-test-token-0123456789abcdef"
+
 func startTestHTTP(t *testing.T, opt HTTPOptions) string {
 	t.Helper()
 	base, _ := filepath.EvalSymlinks(t.TempDir())
@@ -35,7 +39,7 @@ func startTestHTTP(t *testing.T, opt HTTPOptions) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	opt.Addr, opt.Token = "127.0.0.1:0", "tok"
+	opt.Addr, opt.Token = "127.0.0.1:0", serveTestToken
 	go func() { done <- ServeHTTP(ctx, srv, opt, func(a string) { addr <- a }) }()
 	t.Cleanup(func() {
 		cancel()
@@ -69,7 +73,7 @@ func TestHTTPRefusedConnectionsAreClosed(t *testing.T) {
 	for _, tc := range []struct{ name, req string }{
 		{"no token", "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"},
 		{"wrong token", "GET /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nope\r\n\r\n"},
-		{"foreign origin", "GET /mcp HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\nAuthorization: Bearer tok\r\n\r\n"},
+		{"foreign origin", "GET /mcp HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\nAuthorization: Bearer " + serveTestToken + "\r\n\r\n"},
 	} {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -111,13 +115,13 @@ func TestHTTPTimeouts(t *testing.T) {
 	}
 	// A body that never ends.
 	c = dial()
-	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":")
+	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+serveTestToken+"\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":")
 	if !closedByServer(t, c, 10*time.Second) {
 		t.Error("a request whose body never ends keeps its connection")
 	}
 	// An idle keep-alive connection after a served request.
 	c = dial()
-	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+serveTestToken+"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\n\r\n{}")
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
@@ -132,7 +136,7 @@ func TestHTTPTimeouts(t *testing.T) {
 	// The SSE stream of a session outlives every timeout.
 	c = dial()
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"timeouts","version":"1"}}}`
-	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer tok\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+	io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "+serveTestToken+"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
 		"Content-Length: "+strconv.Itoa(len(init))+"\r\n\r\n"+init)
 	br = bufio.NewReader(c)
 	resp, err = http.ReadResponse(br, nil)
@@ -146,7 +150,7 @@ func TestHTTPTimeouts(t *testing.T) {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, session)
 	}
 	sse := dial()
-	io.WriteString(sse, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer tok\r\nAccept: text/event-stream\r\nMcp-Session-Id: "+session+"\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n")
+	io.WriteString(sse, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "+serveTestToken+"\r\nAccept: text/event-stream\r\nMcp-Session-Id: "+session+"\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n")
 	sbr := bufio.NewReader(sse)
 	sresp, err := http.ReadResponse(sbr, nil)
 	if err != nil || sresp.StatusCode != 200 {

@@ -357,6 +357,9 @@ func renderSearch(r *rend, o *editor.SearchResponse) bool {
 	if o.Truncated {
 		r.note("… more matches exist past max_matches; narrow pattern/include_glob or raise max_matches")
 	}
+	if o.ContextOmitted > 0 {
+		r.note("… context lines left out for %s (the reply's context passed 4 MiB); ask for fewer matches or context_lines", plural(o.ContextOmitted, "file", "files"))
+	}
 	return true
 }
 

@@ -125,6 +125,9 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 			who += " (you)"
 		}
 		heads[i] = fmt.Sprintf("%d %s %s %s +%d -%d", ev.Seq, who, ev.Kind, path, ev.Added, ev.Removed)
+		if ev.Steps > 0 {
+			heads[i] += fmt.Sprintf(" (file %d of %d)", ev.Step, ev.Steps)
+		}
 		need += len(heads[i]) + 1
 	}
 	noPatch, cut := 0, -1

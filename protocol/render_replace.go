@@ -60,7 +60,7 @@ func renderReplace(r *rend, o *editor.ReplaceResponse) bool {
 		}
 		if f.Patch == "" {
 			if f.Replaced > 0 && !f.Conflict && f.Skipped == "" {
-				r.line("(no patch: what changed is over max_diff_bytes)")
+				r.line("(no patch: what changed is over max_diff_bytes, or the call's patches passed max_write_bytes in all)")
 			}
 			continue
 		}

@@ -43,6 +43,10 @@ func searchJSON(r *editor.SearchResponse) ([]byte, error) {
 	b = append(b, skipped...)
 	b = append(b, `,"skipped_total":`...)
 	b = strconv.AppendInt(b, int64(r.SkippedTotal), 10)
+	if r.ContextOmitted != 0 {
+		b = append(b, `,"context_omitted":`...)
+		b = strconv.AppendInt(b, int64(r.ContextOmitted), 10)
+	}
 	return append(b, '}'), nil
 }
 

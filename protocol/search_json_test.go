@@ -13,7 +13,7 @@ import (
 func TestSearchJSONMatchesMarshal(t *testing.T) {
 	// A field added to these types must be written by searchJSON too.
 	for tp, n := range map[reflect.Type]int{
-		reflect.TypeFor[editor.SearchResponse](): 7, reflect.TypeFor[editor.SearchFile](): 4,
+		reflect.TypeFor[editor.SearchResponse](): 8, reflect.TypeFor[editor.SearchFile](): 4,
 		reflect.TypeFor[editor.SearchHit](): 4, reflect.TypeFor[editor.ContextLine](): 2,
 	} {
 		if got := tp.NumField(); got != n {
@@ -30,7 +30,7 @@ func TestSearchJSONMatchesMarshal(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
-		r := &editor.SearchResponse{Total: rng.IntN(5000), FilesScanned: rng.IntN(9), Truncated: rng.IntN(2) == 0, Root: texts[rng.IntN(len(texts))], SkippedTotal: rng.IntN(3)}
+		r := &editor.SearchResponse{Total: rng.IntN(5000), FilesScanned: rng.IntN(9), Truncated: rng.IntN(2) == 0, Root: texts[rng.IntN(len(texts))], SkippedTotal: rng.IntN(3), ContextOmitted: rng.IntN(2) * rng.IntN(5)}
 		for range rng.IntN(4) {
 			f := editor.SearchFile{Path: texts[rng.IntN(len(texts))] + "/f.go", Count: rng.IntN(2) * rng.IntN(9)}
 			if rng.IntN(4) > 0 {

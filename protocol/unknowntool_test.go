@@ -96,7 +96,7 @@ func TestUnknownToolOverHTTP(t *testing.T) {
 		t.Helper()
 		m, _ := json.Marshal(v)
 		req, _ := http.NewRequest("POST", "http://"+addr+"/mcp", strings.NewReader(string(m)))
-		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Authorization", "Bearer "+serveTestToken)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if session != "" {

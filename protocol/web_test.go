@@ -160,7 +160,7 @@ func TestRemotePageOrigin(t *testing.T) {
 		return resp.StatusCode
 	}
 	for _, remote := range []bool{true, false} {
-		h, _ := httpHandler(NewServer(svc, "test"), testToken, remote)
+		h, _ := httpHandler(NewServer(svc, "test"), testToken, remote, nil)
 		hs := httptest.NewServer(h)
 		for _, c := range []struct {
 			host, origin string

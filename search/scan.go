@@ -39,8 +39,41 @@ type scanner struct {
 // candidate are never looked at one by one.
 func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
 	m := sc.m
-	if max <= 0 || len(data) == 0 {
+	if max <= 0 {
 		return out
+	}
+	lineNo, counted := 1, 0
+	sc.lines(data, func(ls, le, from int, lit bool) bool {
+		line := data[ls:le]
+		if lit {
+			// The scan found no occurrence between the line's start and from.
+			sc.ranges = litRanges(sc.ranges[:0], m.lit, m.word, line, from)
+		} else {
+			sc.ranges = reRanges(sc.ranges[:0], m, line)
+		}
+		if len(sc.ranges) > 0 {
+			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
+			counted = ls
+			out = append(out, makeHit(lineNo, line, sc.ranges, &sc.arena))
+		}
+		return len(out) < max
+	})
+	return out
+}
+
+// lines calls fn for each line of data that may hold a match, in order,
+// until fn returns false: the line is data[ls:le] (without its "\n"). lit
+// says the literal path found it, with no occurrence in the line before
+// from (line-relative); otherwise the regexp or its prefilter did, and
+// the line must be matched whole.
+//
+// The whole buffer is searched at once (memchr, or the regexp over the rest
+// of the file); only around a candidate is the line cut out. Lines without a
+// candidate are never looked at one by one.
+func (sc *scanner) lines(data []byte, fn func(ls, le, from int, lit bool) bool) {
+	m := sc.m
+	if len(data) == 0 {
+		return
 	}
 	useLit, usePre := m.lit != nil, len(m.pre) > 0
 	if len(m.special) > 0 && containsAny(data, m.special) {
@@ -57,8 +90,8 @@ func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
 			sc.cur = append(sc.cur, f.cursor())
 		}
 	}
-	pos, lineNo, counted := 0, 1, 0
-	for pos < len(data) && len(out) < max {
+	pos := 0
+	for pos < len(data) {
 		var i int
 		switch {
 		case useLit:
@@ -79,31 +112,21 @@ func (sc *scanner) scan(data []byte, max int, out []Hit) []Hit {
 			}
 		}
 		if i < 0 {
-			break
+			return
 		}
 		if i == len(data) && data[len(data)-1] == '\n' {
-			break // the empty "line" after a final line break is not a line
+			return // the empty "line" after a final line break is not a line
 		}
 		ls := pos + bytes.LastIndexByte(data[pos:i], '\n') + 1
 		le := len(data)
 		if j := bytes.IndexByte(data[i:], '\n'); j >= 0 {
 			le = i + j
 		}
-		line := data[ls:le]
-		if useLit {
-			// The scan found no occurrence between pos and i.
-			sc.ranges = litRanges(sc.ranges[:0], m.lit, m.word, line, i-ls)
-		} else {
-			sc.ranges = reRanges(sc.ranges[:0], m, line)
-		}
-		if len(sc.ranges) > 0 {
-			lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
-			counted = ls
-			out = append(out, makeHit(lineNo, line, sc.ranges, &sc.arena))
+		if !fn(ls, le, i-ls, useLit) {
+			return
 		}
 		pos = le + 1
 	}
-	return out
 }
 
 func containsAny(data []byte, needles [][]byte) bool {

@@ -30,10 +30,11 @@ type Info struct {
 	ModNano int64 // Unix nanoseconds, for change detection finer than mtime
 	Mode    fs.FileMode
 	Ino     uint64
+	Uid     int // the owner's uid; -1 when unknown
 }
 
 func infoOf(fi fs.FileInfo) Info {
-	in := Info{Name: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().Unix(), ModNano: fi.ModTime().UnixNano(), Mode: fi.Mode()}
+	in := Info{Name: fi.Name(), Size: fi.Size(), ModTime: fi.ModTime().Unix(), ModNano: fi.ModTime().UnixNano(), Mode: fi.Mode(), Uid: ownerOf(fi)}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		in.Kind = KindSymlink

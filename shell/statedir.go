@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,13 +14,78 @@ import (
 
 // EnsureDir creates a folder (and its parents) outside any jail, mode 0700.
 // It exists for one job: making the state dir before it is opened as a jail
-// of its own.
+// of its own. It refuses a folder that another user could have planted or
+// could write into (the record, the journal and the HTTP token live
+// there): one owned by another uid, or writable by group or others.
 func EnsureDir(abs string) error {
 	if err := CheckPath(abs); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return AsError(err, abs)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return AsError(err, abs)
+	}
+	if !fi.IsDir() {
+		return Errorf(CodeNotADirectory, abs, "the state dir %s is not a folder; pass --state-dir a folder", abs)
+	}
+	return private(abs, fi, "the state dir", fmt.Sprintf("chmod go-w %s", abs), 0o022)
+}
+
+// private refuses a file or folder of the state's that another user could
+// have made or could change: owned by another uid, or with any of the
+// permission bits in open. what names it in the message, fix is the
+// command that repairs the mode.
+func private(abs string, fi fs.FileInfo, what, fix string, open fs.FileMode) error {
+	if uid, me := ownerOf(fi), Euid(); uid >= 0 && me >= 0 && uid != me {
+		return Errorf(CodeDenied, abs, "%s %s belongs to uid %d, not to this user (uid %d): another user may have planted it; use one of your own (a new --state-dir, or delete it)", what, abs, uid, me)
+	}
+	if m := fi.Mode().Perm(); m&open != 0 {
+		return Errorf(CodeDenied, abs, "%s %s has mode %04o: other users could read or change it (and so plant a token or a record); run %s, or use another one", what, abs, m, fix)
+	}
+	return nil
+}
+
+// ReadSecret reads a small file holding a secret (a bearer token given as
+// --token-file): it must be a regular file of this user's that no other
+// user can read or write, and at most 4 KiB.
+func ReadSecret(abs string) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, AsError(err, abs)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, AsError(err, abs)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, Errorf(CodeInvalidArgument, abs, "%s is not a regular file", abs)
+	}
+	if err := private(abs, fi, "the token file", fmt.Sprintf("chmod 600 %s", abs), 0o077); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4097))
+	if err != nil {
+		return nil, AsError(err, abs)
+	}
+	if len(b) > 4096 {
+		return nil, Errorf(CodeTooLarge, abs, "%s is over 4 KiB; a token file holds one token", abs)
+	}
+	return b, nil
+}
+
+// Private refuses a file of the state dir that another user could have
+// planted or could read: owned by another uid, or with a group or other
+// permission bit. in is its Info (from the state dir's jail).
+func Private(abs string, in Info, what, fix string) error {
+	if in.Uid >= 0 && Euid() >= 0 && in.Uid != Euid() {
+		return Errorf(CodeDenied, abs, "%s %s belongs to uid %d, not to this user (uid %d): another user may have planted it; %s", what, abs, in.Uid, Euid(), fix)
+	}
+	if m := in.Mode.Perm(); m&0o077 != 0 {
+		return Errorf(CodeDenied, abs, "%s %s has mode %04o: other users can read it; %s", what, abs, m, fix)
 	}
 	return nil
 }

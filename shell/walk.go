@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"syscall"
+	"time"
 )
 
 // SkipDir returned by a walk callback for a folder skips its contents.
@@ -23,6 +24,9 @@ type WalkOptions struct {
 	// Ignore is extra gitignore-syntax rules relative to the walk's base,
 	// applied beneath its .gitignore files (a parent repository's rules, say).
 	Ignore *Patterns
+	// SweepTemps removes the stale temp files of killed writers that the
+	// walk passes (see staleTempAge).
+	SweepTemps bool
 }
 
 // WalkEntry is one path met by a walk.
@@ -156,9 +160,13 @@ func (w *walker) dir(rel string, depth int, levels IgnoreStack) error {
 			}
 		}
 	}
+	now := time.Now()
 	for _, e := range ents {
 		name := e.Name()
 		if IsTempName(name) {
+			if w.opt.SweepTemps {
+				sweepTemp(root, path.Join(dirRel, name), now)
+			}
 			continue
 		}
 		isDir := e.IsDir()

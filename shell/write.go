@@ -299,17 +299,32 @@ func writeError(err error, abs string) error {
 }
 
 // A writer killed between creating its temp file and renaming it (SIGKILL,
-// a crash, power loss) leaves the temp file behind. Listings hide such
-// files; the next successful write in the same folder removes those older
-// than staleTempAge, which no live writer's temp file is (a save writes its
-// temp file and renames it within moments). One process looks at a folder
-// at most once every sweepEvery, so a save in a folder of 200,000 entries
-// does not list it every time.
+// a crash, power loss) leaves the temp file behind (3 of 5 SIGKILLs of a
+// multi-file replace did). Listings hide such files; the next successful
+// write in the same folder removes those older than staleTempAge, which no
+// live writer's temp file is (a save writes its temp file and renames it
+// within moments), and so does a walk that asks for it (WalkOptions
+// SweepTemps: the watcher's first walk of the root, when a server starts).
+// One process looks at a folder at most once every sweepEvery, so a save
+// in a folder of 200,000 entries does not list it every time.
 const (
-	staleTempAge = time.Minute
-	sweepEvery   = 10 * time.Minute
+	staleTempAge = 3 * time.Minute
+	sweepEvery   = staleTempAge
 	sweepsKept   = 4096
 )
+
+// sweepTemp removes name from the folder d if it is an editord temp file
+// (by its exact shape) older than staleTempAge.
+func sweepTemp(d *os.Root, name string, now time.Time) {
+	if !isOwnTempName(path.Base(name)) {
+		return
+	}
+	fi, err := d.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < staleTempAge {
+		return
+	}
+	d.Remove(name)
+}
 
 var sweeps struct {
 	sync.Mutex
@@ -340,14 +355,7 @@ func sweepStaleTemps(d *os.Root, key string) {
 	for {
 		names, err := f.Readdirnames(1024)
 		for _, name := range names {
-			if !isOwnTempName(name) {
-				continue
-			}
-			fi, err := d.Lstat(name)
-			if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < staleTempAge {
-				continue
-			}
-			d.Remove(name)
+			sweepTemp(d, name, now)
 		}
 		if err != nil {
 			return

@@ -25,6 +25,11 @@ type Event struct {
 	Removed   int     `json:"removed" desc:"Lines removed."`
 	Patch     string  `json:"patch" desc:"Unified diff of the change, capped at event_patch_bytes."`
 	Truncated bool    `json:"truncated" desc:"The patch was cut at event_patch_bytes; call editor::git::hunks for the whole diff."`
+	// Step and Steps place a write among the files one call writes one at
+	// a time (editor::replace): a call killed midway leaves no event for
+	// the files after the last step journaled.
+	Step  int `json:"step,omitempty" desc:"For a call that writes several files one at a time (editor::replace): this file's place among them, from 1, in path order."`
+	Steps int `json:"steps,omitempty" desc:"With step: how many files the call was asked to write; a call stopped midway (killed) has no event past its last step."`
 }
 
 // The journal is one append-only file of JSON lines, each starting with

@@ -108,9 +108,11 @@ func (s *httpServer) log() string { return s.stderr.String() }
 
 func startHTTP(t *testing.T, root, stateDir string) *httpServer {
 	t.Helper()
-	s := &httpServer{token: "clients-test-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
-	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--token", s.token, "--root", root, "--state-dir", stateDir)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	// The token goes in the environment (a command line is visible to
+	// every user), and is at least 32 characters (issue 19).
+	s := &httpServer{token: "clients-test-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-0123456789abcdef"}
+	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--root", root, "--state-dir", stateDir)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "EDITORD_TOKEN="+s.token)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

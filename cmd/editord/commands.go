@@ -44,7 +44,8 @@ const watchAfterWarm = 3 * time.Second
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c := newFlags("serve", stderr)
 	httpAddr := fs.String("http", "", "serve MCP Streamable HTTP at ADDR/mcp instead of stdio")
-	token := fs.String("token", "", "bearer token for --http (default: generated into the state dir)")
+	token := fs.String("token", "", "bearer token for --http (visible to every user in the process list: prefer "+tokenEnv+" or --token-file; default: generated into the state dir)")
+	tokenFile := fs.String("token-file", "", "read the bearer token for --http from FILE (yours, mode 0600)")
 	allowRemote := fs.Bool("allow-remote", false, "let --http listen on a non-loopback address")
 	openPage := fs.Bool("open", false, "with --http, open the editor page in the system browser")
 	if _, err := parseInterleaved(fs, args); err != nil {
@@ -88,20 +89,21 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	tok, where := *token, "the --token given"
-	if tok == "" {
-		if tok, where, err = svc.Store().Token(); err != nil {
-			return fail(stderr, err)
-		}
+	tok, where, err := httpToken(svc, *token, *tokenFile, stderr)
+	if err != nil {
+		return fail(stderr, err)
 	}
-	err = protocol.ServeHTTP(ctx, srv, protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}, func(addr string) {
+	opt := protocol.HTTPOptions{Addr: *httpAddr, Token: tok, AllowRemote: *allowRemote}
+	if *openPage {
+		opt.Launch = protocol.NewLauncher(tok)
+		defer opt.Launch.Close()
+	}
+	err = protocol.ServeHTTP(ctx, srv, opt, func(addr string) {
 		page := protocol.PageURL(addr, tok)
 		fmt.Fprintf(stderr, "editor: %s\n", page)
 		fmt.Fprintf(stderr, "editord: serving MCP at %s with header \"Authorization: Bearer %s\" (token: %s)\n", protocol.MCPURL(addr), tok, where)
 		if *openPage {
-			if err := shell.OpenBrowser(page); err != nil {
-				fmt.Fprintf(stderr, "editord: could not open a browser (%v); open the editor link above yourself\n", err)
-			}
+			openLaunch(svc, opt.Launch, addr, stderr)
 		}
 	})
 	if err != nil {

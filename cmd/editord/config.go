@@ -75,6 +75,7 @@ func validate(c editor.Config) error {
 		{"limits.event_patch_bytes", int64(l.EventPatchBytes)}, {"limits.changes_kept", int64(l.ChangesKept)},
 		{"jail.max_read_bytes", c.Jail.MaxReadBytes}, {"jail.max_write_bytes", c.Jail.MaxWriteBytes},
 		{"limits.versions_bytes", l.VersionsBytes},
+		{"http.max_sessions", int64(c.HTTP.MaxSessions)}, {"http.session_idle_seconds", int64(c.HTTP.SessionIdleSeconds)},
 	}
 	for _, ch := range checks {
 		if ch.v <= 0 {

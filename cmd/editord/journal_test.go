@@ -19,8 +19,9 @@ import (
 // connects mcp-go's Streamable HTTP client with the bearer token.
 func httpClient(t *testing.T, root, stateDir string) *session {
 	t.Helper()
-	const token = "journal-test-token"
-	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--token", token, "--root", root, "--state-dir", stateDir)
+	const token = "journal-test-token-0123456789abcdef"
+	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--root", root, "--state-dir", stateDir)
+	cmd.Env = append(os.Environ(), "EDITORD_TOKEN="+token)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

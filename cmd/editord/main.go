@@ -18,12 +18,15 @@ const usage = `editord — one shared code workspace for AI agents and people, o
 Usage:
   editord serve [--root DIR] [--state-dir DIR] [--config FILE]
         Serve MCP on stdin/stdout (the default when no command is given).
-  editord serve --http 127.0.0.1:PORT [--open] [--token T] [--allow-remote] [...]
+  editord serve --http 127.0.0.1:PORT [--open] [--token-file FILE] [--allow-remote] [...]
         Serve MCP Streamable HTTP at http://ADDR/mcp for many clients at once,
         and the person's editor page at http://ADDR/ (it prints the link, with
-        the token after #; --open opens it in the system browser).
+        the token after #; --open opens it in the system browser, the token
+        handed over by a one-time code, never in a command line).
         Every MCP request needs "Authorization: Bearer TOKEN"; the token is
-        generated into STATE_DIR/http.token (mode 0600) unless --token is given.
+        generated into STATE_DIR/http.token (mode 0600) unless EDITORD_TOKEN,
+        --token-file FILE or --token T (visible to other users) gives one of
+        at least 32 characters.
   editord call FUNCTION [JSON] [--text] [--expected-root DIR] [--root DIR] [--state-dir DIR] [--config FILE]
         Run one function and print its JSON response (--text: the text an
         MCP client's model reads). JSON is the request object; "-" reads it

@@ -15,8 +15,8 @@ import (
 )
 
 // serve --http prints the editor link (token in the fragment) and the MCP
-// endpoint with its header; --open hands the link to the system's opener;
-// the link's page is served.
+// endpoint with its header; --open hands a launch page to the system's
+// opener; the link's page is served.
 func TestServeHTTPPrintsPageAndOpens(t *testing.T) {
 	bin := t.TempDir()
 	opened := filepath.Join(bin, "opened")
@@ -64,9 +64,11 @@ func TestServeHTTPPrintsPageAndOpens(t *testing.T) {
 	if want := "serving MCP at " + page[1] + `/mcp with header "Authorization: Bearer ` + token + `"`; !strings.Contains(got[1], want) {
 		t.Fatalf("second line %q lacks %q", got[1], want)
 	}
+	// --open hands the opener a launch page of the state dir, never the
+	// tokened link (TestOpenKeepsTheTokenOutOfArgv follows it).
 	waitFor(t, "--open to run the opener", func() bool {
 		b, _ := os.ReadFile(opened)
-		return string(b) == page[1]+"/#token="+token
+		return strings.HasPrefix(string(b), filepath.Join(state, "launch", "launch-")) && !strings.Contains(string(b), token)
 	})
 	resp, err := http.Get(page[1] + "/")
 	if err != nil {

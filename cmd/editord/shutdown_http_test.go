@@ -28,9 +28,9 @@ func TestShutdownHTTPWithStreamAndSaveInFlight(t *testing.T) {
 	}
 	root, state := workspaceDir(t), t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("before\n"), 0o644)
-	const token = "shutdown-http-token"
-	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--token", token, "--root", root, "--state-dir", state)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	const token = "shutdown-http-token-0123456789abcdef"
+	cmd := exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--root", root, "--state-dir", state)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "EDITORD_TOKEN="+token)
 	var stderr lockedBuffer
 	pipe, err := cmd.StderrPipe()
 	if err != nil {

@@ -179,7 +179,7 @@ func TestStressCrashSafety(t *testing.T) {
 	if got := tempFilesIn(t, root); len(got) != len(temps) {
 		t.Errorf("fresh temp files were removed: %d left of %d", len(got), len(temps))
 	}
-	old := time.Now().Add(-2 * time.Minute)
+	old := time.Now().Add(-10 * time.Minute)
 	for _, p := range temps {
 		os.Chtimes(p, old, old)
 	}

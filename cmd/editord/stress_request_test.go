@@ -113,9 +113,9 @@ type httpChild struct {
 
 func startHTTPChild(t *testing.T, root, state string) *httpChild {
 	t.Helper()
-	h := &httpChild{token: "request-limit-token"}
-	h.cmd = exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--token", h.token, "--root", root, "--state-dir", state)
-	h.cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	h := &httpChild{token: "request-limit-token-0123456789abcdef"}
+	h.cmd = exec.Command(binary, "serve", "--http", "127.0.0.1:0", "--root", root, "--state-dir", state)
+	h.cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "EDITORD_TOKEN="+h.token)
 	pipe, _ := h.cmd.StderrPipe()
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -143,7 +143,9 @@ func (ses *session) moveTree(from, to string) {
 // first search or status made meanwhile would otherwise share.
 func (ses *session) walk(base string, fn func(rel string, dir bool)) error {
 	budget := walkGiveWay
-	return ses.s.Jail().Walk(ses.abs(base), shell.WalkOptions{Gitignore: true, Noise: true}, func(e shell.WalkEntry) error {
+	// The watcher's walks sweep what killed writers left (a server that
+	// starts sweeps the tree once).
+	return ses.s.Jail().Walk(ses.abs(base), shell.WalkOptions{Gitignore: true, Noise: true, SweepTemps: true}, func(e shell.WalkEntry) error {
 		if e.Kind == shell.KindDir {
 			ses.s.GiveWay(ses.ctx, &budget)
 		}

@@ -87,6 +87,7 @@ type env struct {
 	cancel context.CancelFunc
 	logs   *syncBuf // the page's console and errors
 	host   string   // the name the page is opened at (opts.host), or ""
+	opener string   // with opts.open: the file the opener writes its argument to
 }
 
 type syncBuf struct {
@@ -115,6 +116,9 @@ type opts struct {
 	// which the browser resolves to the server's loopback address (as a
 	// machine's own name resolves to it on a LAN or through /etc/hosts).
 	host string
+	// open: serve with --open, the opener being a script that notes the
+	// launch page it is given; the browser opens that page (opened).
+	open bool
 }
 
 // newEnv writes files into a fresh workspace, serves it, and opens the page.
@@ -126,7 +130,7 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 	if name == "" {
 		name = "ws"
 	}
-	e := &env{t: t, root: filepath.Join(base, name), state: filepath.Join(base, "state"), token: "page-test-token", srvLog: &syncBuf{}, logs: &syncBuf{}, host: o.host}
+	e := &env{t: t, root: filepath.Join(base, name), state: filepath.Join(base, "state"), token: "page-test-token-0123456789abcdef", srvLog: &syncBuf{}, logs: &syncBuf{}, host: o.host}
 	for p, c := range files {
 		e.write(p, c)
 	}
@@ -138,6 +142,9 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 		e.config = filepath.Join(base, "config.toml")
 		os.WriteFile(e.config, []byte(o.config), 0o644)
 	}
+	if o.open {
+		e.opener = filepath.Join(base, "opened")
+	}
 	e.startServer()
 	e.openBrowser()
 	if e.host != "" {
@@ -146,11 +153,29 @@ func newEnv(t testing.TB, files map[string]string, o opts) *env {
 	}
 	if o.noToken {
 		e.navigate(e.base + "/")
+	} else if o.open {
+		e.navigate("file://" + e.opened())
+		e.waitJS(`document.body.dataset.ready === "true"`, "the page opened by --open to load the workspace")
 	} else {
 		e.navigate(e.base + "/#token=" + e.token)
 		e.waitJS(`document.body.dataset.ready === "true"`, "the page to load the workspace")
 	}
 	return e
+}
+
+// opened waits for what the --open opener was given.
+func (e *env) opened() string {
+	e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, err := os.ReadFile(e.opener); err == nil {
+			return string(b)
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("--open ran no opener:\n%s", e.srvLog)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func (e *env) args(extra ...string) []string {
@@ -167,12 +192,19 @@ func (e *env) startServer() {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	serve := []string{"serve", "--http", addr, "--token", e.token}
+	serve := []string{"serve", "--http", addr}
 	if e.host != "" {
 		serve = append(serve, "--allow-remote")
 	}
+	env := []string{"HOME=" + e.t.TempDir(), "EDITORD_TOKEN=" + e.token}
+	if e.opener != "" {
+		script := e.opener + ".sh"
+		os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+e.opener+".tmp && mv "+e.opener+".tmp "+e.opener+"\n"), 0o755)
+		serve = append(serve, "--open")
+		env = append(env, "BROWSER="+script)
+	}
 	cmd := exec.Command(binary, append(serve, e.args()...)...)
-	cmd.Env = append(os.Environ(), "HOME="+e.t.TempDir())
+	cmd.Env = append(os.Environ(), env...)
 	pipe, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)

@@ -10,7 +10,7 @@ import { scheduleFocus } from "./focus";
 import { Link } from "./mcp";
 import { Model } from "./model";
 import { list, relistParent, resync } from "./sync";
-import { forgetToken, takeToken } from "./token";
+import { claimLaunch, forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
 import { Dialogs } from "./views/dialog";
 import { mergeDialog } from "./views/merge";
@@ -42,7 +42,7 @@ function noToken(why: string): void {
 function start(): void {
   // A start-up link pasted into a tab already showing the page: start over
   // with its token.
-  addEventListener("hashchange", () => /(?:^#|&)token=/.test(location.hash) && location.reload());
+  addEventListener("hashchange", () => /(?:^#|&)(?:token|code)=/.test(location.hash) && location.reload());
   const token = takeToken();
   if (!token) {
     noToken("This page needs the token from editord's start-up link; it shows nothing without it.");
@@ -187,4 +187,4 @@ function start(): void {
     .catch((e) => model.say(String(e.message ?? e)));
 }
 
-start();
+void claimLaunch().then(start);

@@ -109,6 +109,8 @@ export interface ChangesResult {
     removed: number;
     root: string;
     seq: number;
+    step: number;
+    steps: number;
     time: string;
     truncated: boolean;
     version?: string | null;
@@ -661,6 +663,7 @@ export interface ReplaceResult {
     version: string;
     written: boolean;
   }[];
+  patches_omitted: number;
   root: string;
   written: number;
 }
@@ -747,6 +750,7 @@ export interface SearchRequest {
 
 /** editor::search: its structured result. */
 export interface SearchResult {
+  context_omitted: number;
   files: {
     context: {
       line: number;
