@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/editord/editord/shell/sandbox"
 )
 
 const usage = `editord — one shared code workspace for AI agents and people, over MCP.
@@ -63,6 +65,8 @@ Register with an MCP client, e.g. Claude Code:
 const defaultMemoryLimit = 168 << 20
 
 func main() {
+	// The same binary is the init of editor::run's sandbox (shell/sandbox).
+	sandbox.Init()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
