@@ -6,6 +6,7 @@ type Config struct {
 	Limits Limits     `toml:"limits"`
 	Jail   JailConfig `toml:"jail"`
 	Walk   WalkConfig `toml:"walk"`
+	Run    RunConfig  `toml:"run"` // editor::run (run_config.go)
 }
 
 // Limits bound what one call may cost.
@@ -61,5 +62,6 @@ func DefaultConfig() Config {
 		Walk: WalkConfig{
 			Noise: []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"},
 		},
+		Run: defaultRunConfig(),
 	}
 }

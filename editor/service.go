@@ -40,6 +40,8 @@ type Service struct {
 	versions versionMemo
 	// calls counts the calls in progress (calls.go).
 	calls callCount
+	// runs are the editor::run jobs this process runs (run_jobs.go).
+	runs runState
 }
 
 // New opens the jail and the state dir.
@@ -183,6 +185,7 @@ func DefaultStateDir(jailRoot string) string {
 
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
+	s.stopRuns()
 	s.find.Close()
 	s.store.Close()
 	return s.jail.Close()

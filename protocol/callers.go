@@ -60,6 +60,8 @@ func (c *callers) name(s server.ClientSession) string {
 
 func (c *callers) forget(id string) {
 	c.mu.Lock()
+	cl := c.by[id]
 	delete(c.by, id)
 	c.mu.Unlock()
+	cl.End()
 }

@@ -29,3 +29,6 @@ func (p *Process) Kill()                 {}
 func (p *Process) Wait() Result          { return Result{} }
 func (p *Process) Done() <-chan struct{} { return p.done }
 func (p *Process) Pid() int              { return 0 }
+
+// KillInit: there is no sandbox to stop here.
+func KillInit(pid int) bool { return false }

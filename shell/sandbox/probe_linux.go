@@ -5,7 +5,6 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -44,14 +43,9 @@ func ABI() int {
 // probeBox sets up a real box (namespaces, mounts, limits, Landlock) whose
 // init checks from inside that it holds, then ends without a command.
 func probeBox() error {
-	scratch, err := os.MkdirTemp("", "editord-sandbox-probe-")
-	if err != nil {
-		return shell.Errorf(shell.CodeSandboxUnavailable, "", "commands cannot run here: no temporary folder for the sandbox's probe (%v)", err)
-	}
-	defer os.RemoveAll(scratch)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	p, err := start(ctx, Spec{Path: "/", Args: []string{"probe"}, Dir: "/", Scratch: scratch}, true)
+	p, err := start(ctx, Spec{Path: "/", Args: []string{"probe"}, Dir: "/"}, true)
 	if err != nil {
 		return shell.Errorf(shell.CodeSandboxUnavailable, "", "commands cannot run here: the sandbox could not be made (%s)", shell.AsError(err, "").Message)
 	}

@@ -23,8 +23,8 @@ type Spec struct {
 	ReadOnly []string // folders beneath Write kept read-only (.git)
 	Network  bool     // keep the host's network (else only a loopback of its own)
 	Limits   Limits
-	// Scratch is a folder of the run's own (its voids live there); it
-	// must be outside every Read and Write path. It is not removed.
+	// Scratch is a folder of the run's own (its voids live there), outside
+	// every Read and Write path; "" makes (and removes) a temporary one.
 	Scratch string
 }
 

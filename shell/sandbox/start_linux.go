@@ -28,8 +28,11 @@ type Process struct {
 	done    chan struct{}
 	res     Result
 	cg      *pidsCgroup
-	mu      sync.Mutex
-	stopped string // "timeout" or "killed": why we stopped it
+	scratch string
+	// ownScratch: the sandbox made scratch, and removes it at the end.
+	ownScratch bool
+	mu         sync.Mutex
+	stopped    string // "timeout" or "killed": why we stopped it
 }
 
 // Start runs sp's command in a new sandbox. The context bounds it: when ctx
@@ -42,19 +45,32 @@ func Start(ctx context.Context, sp Spec) (*Process, error) {
 }
 
 func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
-	if sp.Scratch == "" {
-		return nil, fmt.Errorf("sandbox: no scratch folder")
+	p := &Process{done: make(chan struct{}), res: Result{ProcessLimit: "rlimit"}, scratch: sp.Scratch}
+	if p.scratch == "" {
+		dir, err := os.MkdirTemp("", "editord-box-")
+		if err != nil {
+			return nil, shell.Errorf(shell.CodeSandboxUnavailable, "", "the sandbox needs a temporary folder: %v", err)
+		}
+		p.scratch, p.ownScratch = dir, true
 	}
+	if err := p.begin(ctx, sp, probe); err != nil {
+		p.cleanup()
+		return nil, err
+	}
+	return p, nil
+}
+
+// begin starts the init and waits until it has started the command.
+func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	is := initSpec{Path: sp.Path, Args: sp.Args, Dir: sp.Dir, Env: sp.Env, Read: sp.Read, Write: sp.Write,
 		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe}
 	if sp.Timeout > 0 {
 		is.CPU = uint64(sp.Timeout/time.Second) + 1
 	}
 	var err error
-	if is.VoidFile, is.VoidDir, err = makeVoids(sp.Scratch); err != nil {
-		return nil, err
+	if is.VoidFile, is.VoidDir, err = makeVoids(p.scratch); err != nil {
+		return err
 	}
-	p := &Process{done: make(chan struct{}), res: Result{ProcessLimit: "rlimit"}}
 	if os.Geteuid() == 0 {
 		// The kernel exempts root from RLIMIT_NPROC (even as root of a
 		// user namespace): count processes in a cgroup instead.
@@ -67,17 +83,17 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 	}
 	spec, err := json.Marshal(is)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	specR, specW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		specR.Close()
 		specW.Close()
-		return nil, err
+		return err
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{"editord-sandbox"}
@@ -109,8 +125,7 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 	if err != nil {
 		specW.Close()
 		statusR.Close()
-		p.cg.remove()
-		return nil, shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
+		return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
 	}
 	p.cmd, p.pid = cmd, cmd.Process.Pid
 	p.status = bufio.NewReader(statusR)
@@ -118,28 +133,34 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 	specW.Close()
 	line, _ := p.status.ReadString('\n')
 	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-	switch {
-	case word == "started" || (probe && word == "ok"):
-	default:
-		p.kill("")
-		cmd.Wait()
-		statusR.Close()
-		p.cg.remove()
-		msg := rest
-		if word != "error" {
-			msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", cmd.ProcessState)
-			if werr != nil {
-				msg += fmt.Sprintf("; sending it the spec: %v", werr)
-			}
-		}
-		code := shell.CodeSandboxUnavailable
-		if strings.HasPrefix(msg, "starting ") {
-			code = shell.CodeNotFound
-		}
-		return nil, shell.Errorf(code, sp.Path, "%s", msg)
+	if word == "started" || (probe && word == "ok") {
+		go p.wait(ctx, sp.Timeout, statusR)
+		return nil
 	}
-	go p.wait(ctx, sp.Timeout, statusR)
-	return p, nil
+	p.kill("")
+	cmd.Wait()
+	statusR.Close()
+	msg := rest
+	if word != "error" {
+		msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", cmd.ProcessState)
+		if werr != nil {
+			msg += fmt.Sprintf("; sending it the spec: %v", werr)
+		}
+	}
+	code := shell.CodeSandboxUnavailable
+	if strings.HasPrefix(msg, "starting ") {
+		code = shell.CodeNotFound
+	}
+	return shell.Errorf(code, sp.Path, "%s", msg)
+}
+
+// cleanup removes what the run made outside the box: its cgroup, and its
+// scratch folder when the sandbox made it.
+func (p *Process) cleanup() {
+	p.cg.remove()
+	if p.ownScratch {
+		os.RemoveAll(p.scratch)
+	}
 }
 
 // wait follows the process to its end: the timeout or the context stop
@@ -166,7 +187,7 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration, statusR *os.F
 	close(exited)
 	line, _ := p.status.ReadString('\n')
 	statusR.Close()
-	p.cg.remove()
+	p.cleanup()
 	p.res.Duration = time.Since(p.start)
 	p.res.ExitCode = -1
 	if f := strings.Fields(line); len(f) >= 2 && f[0] == "exit" {
@@ -239,4 +260,18 @@ func makeVoids(scratch string) (file, dir string, err error) {
 		}
 	}
 	return file, dir, nil
+}
+
+// KillInit stops the sandbox whose init has host process id pid (a job of
+// another editord process). The process must be a sandbox's init, so a
+// recycled pid is never signalled; false when it is not (any more).
+func KillInit(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || string(cmdline) != "editord-sandbox\x00" {
+		return false
+	}
+	return syscall.Kill(pid, syscall.SIGKILL) == nil
 }

@@ -1,0 +1,250 @@
+package editor
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/editord/editord/shell"
+	"github.com/editord/editord/shell/sandbox"
+	"github.com/editord/editord/workspace"
+)
+
+// The test binary is also the sandbox's init (shell/sandbox re-executes
+// the running binary).
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+// rcNew is a workspace with editor::run on, allowing the programs named.
+func rcNew(t *testing.T, programs ...string) *tcEnv {
+	t.Helper()
+	if err := sandbox.Available(); err != nil {
+		t.Fatalf("the sandbox is unavailable on this machine: %v", err)
+	}
+	return tcNew(t, func(c *Config) {
+		c.Run.Enabled = true
+		c.Run.Programs = programs
+		c.Run.Path = "/usr/bin:/bin"
+	})
+}
+
+func rcRun(t *testing.T, s *Service, ctx context.Context, req *RunRequest) *RunResponse {
+	t.Helper()
+	resp, err := s.Run(ctx, req)
+	if err != nil {
+		t.Fatalf("run %v: %v", req.Argv, err)
+	}
+	return resp
+}
+
+func rcCaller(by string) context.Context {
+	return WithCaller(context.Background(), NewCaller(by))
+}
+
+func TestRunIsOffByDefault(t *testing.T) {
+	e := tcNew(t)
+	_, err := e.s.Run(context.Background(), &RunRequest{Argv: []string{"true"}})
+	tcWantCode(t, err, shell.CodeNotAllowed)
+	if !strings.Contains(err.Error(), "[run] enabled = true") {
+		t.Fatalf("the refusal does not say how to turn it on: %v", err)
+	}
+}
+
+func TestRunRefusals(t *testing.T) {
+	e := rcNew(t, "sh", "echo")
+	e.write(".env", "TOKEN=1\n")
+	e.write("a.txt", "a\n")
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		req  RunRequest
+		code shell.Code
+	}{
+		{"program not listed", RunRequest{Argv: []string{"cat", "a.txt"}}, shell.CodeNotAllowed},
+		{"shell line not allowed", RunRequest{Command: "echo hi"}, shell.CodeNotAllowed},
+		{"both", RunRequest{Argv: []string{"echo"}, Command: "echo"}, shell.CodeInvalidArgument},
+		{"empty", RunRequest{}, shell.CodeInvalidArgument},
+		{"PATH", RunRequest{Argv: []string{"echo"}, Env: map[string]string{"PATH": "/tmp"}}, shell.CodeNotAllowed},
+		{"LD_PRELOAD", RunRequest{Argv: []string{"echo"}, Env: map[string]string{"LD_PRELOAD": "/x.so"}}, shell.CodeNotAllowed},
+		{"GIT_DIR", RunRequest{Argv: []string{"echo"}, Env: map[string]string{"GIT_DIR": "/x"}}, shell.CodeNotAllowed},
+		{"bad name", RunRequest{Argv: []string{"echo"}, Env: map[string]string{"A=B": "x"}}, shell.CodeInvalidArgument},
+		{"cwd outside", RunRequest{Argv: []string{"echo"}, Cwd: e.canary}, shell.CodeOutsideJail},
+		{"cwd a file", RunRequest{Argv: []string{"echo"}, Cwd: "a.txt"}, shell.CodeNotADirectory},
+		{"cwd missing", RunRequest{Argv: []string{"echo"}, Cwd: "nope"}, shell.CodeNotFound},
+		{"program missing", RunRequest{Argv: []string{"sh-not-there"}}, shell.CodeNotAllowed},
+	} {
+		_, err := e.s.Run(ctx, &c.req)
+		if tcCode(err) != c.code {
+			t.Errorf("%s: want %s, got %v", c.name, c.code, err)
+		}
+	}
+	// An allowed variable goes through.
+	r := rcRun(t, e.s, ctx, &RunRequest{Argv: []string{"sh", "-c", "echo $GREETING"}, Env: map[string]string{"GREETING": "hi"}})
+	if r.Stdout != "hi\n" {
+		t.Fatalf("env: %q", r.Stdout)
+	}
+}
+
+func TestRunJournalsTheCallersWrites(t *testing.T) {
+	e := rcNew(t, "sh")
+	e.write("a.txt", "one\ntwo\n")
+	e.write("gone.txt", "bye\n")
+	e.write("sub/keep.txt", "keep\n")
+	e.write(".env", "TOKEN=secret\n")
+	e.open("a.txt") // its content before is known: the event has a patch
+	ctx := rcCaller("agent#1234")
+	r := rcRun(t, e.s, ctx, &RunRequest{Argv: []string{"sh", "-c",
+		"echo out; echo err >&2; printf 'three\\n' >> a.txt; echo new > made.txt; rm gone.txt; cat .env; exit 4"}})
+	if r.State != "exited" || r.ExitCode == nil || *r.ExitCode != 4 {
+		t.Fatalf("state %s exit %v", r.State, r.ExitCode)
+	}
+	if r.Stdout != "out\n" || !strings.HasPrefix(r.Stderr, "err\n") || !strings.Contains(r.Stderr, "Permission denied") {
+		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if r.Root != e.root || r.Cwd != "" || r.Job == "" {
+		t.Fatalf("root %q cwd %q job %q", r.Root, r.Cwd, r.Job)
+	}
+	c := r.Changed
+	if c == nil || c.Created != 1 || c.Modified != 1 || c.Deleted != 1 || len(c.Files) != 3 {
+		t.Fatalf("changed %+v", c)
+	}
+	want := []RunChanged{{"a.txt", "modified", 1, 0}, {"gone.txt", "deleted", 0, 0}, {"made.txt", "created", 1, 0}}
+	for i, f := range c.Files {
+		if f != want[i] {
+			t.Errorf("file %d: %+v, want %+v", i, f, want[i])
+		}
+	}
+	// Journaled as the caller's writes, with cause editor::run.
+	ch, err := e.s.Changes(context.Background(), &ChangesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]workspace.Event{}
+	for _, ev := range ch.Changes {
+		if ev.Cause == "editor::run" {
+			got[ev.Path] = ev
+		}
+	}
+	if len(got) != 3 {
+		t.Fatalf("events %+v", ch.Changes)
+	}
+	for p, ev := range got {
+		if ev.By != "agent#1234" {
+			t.Errorf("%s by %q", p, ev.By)
+		}
+	}
+	if ev := got["a.txt"]; !strings.Contains(ev.Patch, "+three") || ev.Version == nil || *ev.Version != Version([]byte("one\ntwo\nthree\n")) {
+		t.Errorf("a.txt event %+v", ev)
+	}
+	if ev := got["made.txt"]; !strings.Contains(ev.Patch, "+new") {
+		t.Errorf("made.txt event %+v", ev)
+	}
+	if e.read(".env") != "TOKEN=secret\n" || e.read("sub/keep.txt") != "keep\n" {
+		t.Fatal("a file the command did not write changed")
+	}
+	e.checkCanary()
+	// The job is recorded for every process, its output pageable.
+	st, err := e.service().RunStatus(context.Background(), &RunStatusRequest{Job: r.Job})
+	if err != nil || len(st.Jobs) != 1 || st.Jobs[0].State != "exited" || st.Jobs[0].By != "agent#1234" || st.Jobs[0].StdoutBytes != 4 {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	out, err := e.s.RunOutput(context.Background(), &RunOutputRequest{Job: r.Job, Stream: "stderr", Offset: tcPtr[int64](0)})
+	if err != nil || !strings.HasPrefix(out.Content, "err\n") || !out.EOF || out.NextOffset != out.Total {
+		t.Fatalf("output %+v %v", out, err)
+	}
+}
+
+func TestRunCannotEscapeTheJail(t *testing.T) {
+	e := rcNew(t, "sh")
+	e.write(".git/HEAD", "ref: refs/heads/main\n")
+	e.mkdir(".git/hooks")
+	e.write("secrets/key.txt", "k\n")
+	e.symlink(e.canary, "out")
+	r := rcRun(t, e.s, context.Background(), &RunRequest{Argv: []string{"sh", "-c", strings.Join([]string{
+		"echo x > " + e.canary + "/planted",
+		"echo x > ../canary/planted2",
+		"echo x > out/planted3",
+		"echo x >> " + e.canary + "/secret.txt",
+		"echo x > .git/hooks/pre-commit",
+		"cat secrets/key.txt",
+		"cat " + e.state + "/workspace.json",
+		"echo done",
+	}, "; ")}})
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.Stdout != "done\n" {
+		t.Fatalf("%+v", r)
+	}
+	if n := strings.Count(r.Stderr, "\n"); n != 7 {
+		t.Fatalf("want 7 refusals, got:\n%s", r.Stderr)
+	}
+	e.checkCanary()
+	if e.exists(".git/hooks/pre-commit") {
+		t.Fatal("a hook was planted")
+	}
+}
+
+func TestRunBackgroundJob(t *testing.T) {
+	e := rcNew(t, "sh")
+	ctx := rcCaller("agent#bg01")
+	r := rcRun(t, e.s, ctx, &RunRequest{Background: true, Argv: []string{"sh", "-c",
+		"echo started; echo made > bg.txt; exec sleep 600"}})
+	if r.State != "running" || r.ExitCode != nil || r.Changed != nil {
+		t.Fatalf("%+v", r)
+	}
+	// Follow its output from another process, waiting for it.
+	other := e.service()
+	out, err := other.RunOutput(context.Background(), &RunOutputRequest{Job: r.Job, Offset: tcPtr[int64](0), WaitMS: 20_000})
+	if err != nil || out.Content != "started\n" || out.State != "running" || out.EOF {
+		t.Fatalf("output %+v %v", out, err)
+	}
+	st, err := other.RunStatus(context.Background(), &RunStatusRequest{})
+	if err != nil || len(st.Jobs) != 1 || st.Jobs[0].State != "running" || !st.Jobs[0].Background {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	// Killed from the other process; the owner records the end and
+	// journals what it wrote.
+	k, err := other.RunKill(context.Background(), &RunKillRequest{Job: r.Job})
+	if err != nil || !k.Killed || k.State != "killed" {
+		t.Fatalf("kill %+v %v", k, err)
+	}
+	st, err = e.s.RunStatus(context.Background(), &RunStatusRequest{Job: r.Job})
+	if err != nil || st.Jobs[0].State != "killed" || st.Jobs[0].Changed == nil || st.Jobs[0].Changed.Created != 1 {
+		t.Fatalf("status after kill %+v %v", st.Jobs, err)
+	}
+	k, err = e.s.RunKill(context.Background(), &RunKillRequest{Job: r.Job})
+	if err != nil || k.Killed || k.State != "killed" {
+		t.Fatalf("second kill %+v %v", k, err)
+	}
+}
+
+func TestRunBackgroundEndsWithItsCaller(t *testing.T) {
+	e := rcNew(t, "sh")
+	caller := NewCaller("agent#gone")
+	r := rcRun(t, e.s, WithCaller(context.Background(), caller), &RunRequest{Background: true, Argv: []string{"sh", "-c", "exec sleep 600"}})
+	caller.End()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		st, err := e.s.RunStatus(context.Background(), &RunStatusRequest{Job: r.Job})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Jobs[0].State == "killed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job outlived its caller: %+v", st.Jobs[0])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	e := rcNew(t, "sh")
+	r := rcRun(t, e.s, context.Background(), &RunRequest{TimeoutSeconds: 1, Argv: []string{"sh", "-c", "echo before; while :; do :; done"}})
+	if r.State != "timeout" || r.ExitCode != nil || r.Stdout != "before\n" {
+		t.Fatalf("%+v", r)
+	}
+}
