@@ -75,6 +75,9 @@ func (s *Service) runJournal(ctx context.Context, root string, before runBefore)
 		if a.Size == b.Size && a.MTime == b.MTime && !known {
 			continue // attributes only (chmod, a touch to the same time)
 		}
+		if t := b.Mode & 0o170000; t != 0o100000 && t != 0o120000 {
+			continue // a FIFO or socket used: it has no content to change
+		}
 		ev := s.runEvent(root, p, "modified", old, known, b)
 		if known && ev.Version != nil && *ev.Version == Version(old) {
 			continue // rewritten with the same bytes

@@ -164,7 +164,7 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	caller := CallerFrom(ctx)
 	j := &runJob{s: s, tail: tail, done: make(chan struct{}), start: time.Now()}
 	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background,
-		State: "running", StartedMS: j.start.UnixMilli(), Owner: os.Getpid()}
+		State: "running", StartedMS: j.start.UnixMilli(), WindowStartNS: j.start.UnixNano(), Owner: os.Getpid()}
 	// Recorded before anything runs: the watcher takes what changes under
 	// the root from now on for this job's (watch_run.go).
 	if j.release, err = s.store.StartJob(&j.rec); err != nil {
@@ -239,6 +239,15 @@ func (j *runJob) finish(ctx context.Context) {
 	j.cancel()
 	j.stdout.Close()
 	j.stderr.Close()
+	// The window closes before the last look: a change after it is not
+	// the job's.
+	j.mu.Lock()
+	j.rec.WindowEndNS = time.Now().UnixNano()
+	rec := j.rec
+	j.mu.Unlock()
+	if err := s.store.WriteJob(&rec); err != nil {
+		s.warn(fmt.Sprintf("recording the end of job %s: %v", rec.ID, err))
+	}
 	changes := s.runJournal(ctx, j.rec.Root, j.before)
 	j.mu.Lock()
 	j.rec.EndedMS = time.Now().UnixMilli()
@@ -259,7 +268,7 @@ func (j *runJob) finish(ctx context.Context) {
 	if err := j.stdout.Err(); err != nil {
 		j.rec.Error = "the output could no longer be kept: " + err.Error()
 	}
-	rec := j.rec
+	rec = j.rec
 	j.mu.Unlock()
 	if err := s.store.WriteJob(&rec); err != nil {
 		s.warn(fmt.Sprintf("recording the end of job %s: %v", rec.ID, err))

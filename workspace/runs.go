@@ -33,6 +33,12 @@ type Job struct {
 	Signal    string `json:"signal,omitempty"`
 	StartedMS int64  `json:"started_ms"`
 	EndedMS   int64  `json:"ended_ms,omitempty"`
+	// The window, in Unix nanoseconds: from before the job's first look at
+	// the root to just before its last, taken once the command has ended.
+	// What the watcher sees change under the root inside it is the job's
+	// to journal (0 for the end while the command runs).
+	WindowStartNS int64 `json:"window_start_ns"`
+	WindowEndNS   int64 `json:"window_end_ns,omitempty"`
 	// Pid is the sandbox init's process id on the host (kill from any
 	// process), Owner the editord process that runs it.
 	Pid   int    `json:"pid,omitempty"`
