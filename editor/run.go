@@ -67,7 +67,12 @@ func init() {
 			"each journaled as your write (cause editor::run). Example: {\"argv\": [\"go\", \"test\", \"./...\"]}. "+
 			"background: true returns a job id at once. Off unless the configuration says [run] enabled = true.",
 		destructive, (*Service).Run)
+	catalog["editor::run"].served = runServed
 }
+
+// runServed: editor::run and its job functions are offered only when the
+// configuration turns commands on.
+func runServed(c Config) bool { return c.Run.Enabled }
 
 const (
 	runTailDefault = 8192

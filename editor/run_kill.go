@@ -21,6 +21,7 @@ func init() {
 	define("editor::run::kill",
 		"Stop an editor::run job and every process it started; what it changed until then is journaled as usual. Stopping a job that has ended does nothing.",
 		Annotations{Destructive: true, Idempotent: true}, (*Service).RunKill)
+	catalog["editor::run::kill"].served = runServed
 }
 
 // runKillWait bounds the wait for another process to record a kill.

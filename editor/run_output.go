@@ -40,6 +40,7 @@ func init() {
 		"Page the output of an editor::run job, kept whole (up to run.max_output_bytes, then its newest part): a byte range of stdout or stderr. "+
 			"Omit offset for the end; follow a running job by passing next_offset back with wait_ms, which waits for more output.",
 		readOnly, (*Service).RunOutput)
+	catalog["editor::run::output"].served = runServed
 }
 
 func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOutputResponse, error) {

@@ -40,6 +40,7 @@ func init() {
 		"The state of editor::run jobs: one job (by id), or every job kept, with exit code, duration, output sizes and, once ended, the files changed. "+
 			"Any process on the workspace sees every job (the person's page sees what an agent runs).",
 		readOnly, (*Service).RunStatus)
+	catalog["editor::run::status"].served = runServed
 }
 
 func (s *Service) RunStatus(ctx context.Context, req *RunStatusRequest) (*RunStatusResponse, error) {

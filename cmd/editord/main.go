@@ -50,6 +50,9 @@ Flags:
                     one state dir shares one workspace.
   --config FILE     TOML configuration (default: $XDG_CONFIG_HOME/editord/config.toml
                     if present). Unknown keys are an error.
+  --allow-run       Turn editor::run on, as the config's [run] enabled = true: commands
+                    from run.programs, sandboxed in the jail (Linux: Landlock and
+                    namespaces).
 
 Register with an MCP client, e.g. Claude Code:
   claude mcp add editord -- editord serve --root /path/to/project
@@ -99,6 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // common are the flags every command that opens a workspace takes.
 type common struct {
 	root, stateDir, config string
+	allowRun               bool
 }
 
 func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *common) {
@@ -109,6 +113,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs.StringVar(&c.root, "root", "", "workspace folder")
 	fs.StringVar(&c.stateDir, "state-dir", "", "state dir")
 	fs.StringVar(&c.config, "config", "", "TOML config file")
+	fs.BoolVar(&c.allowRun, "allow-run", false, "turn editor::run on (as [run] enabled = true)")
 	return fs, c
 }
 
