@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,62 @@ func TestRunTimeout(t *testing.T) {
 	r := rcRun(t, e.s, context.Background(), &RunRequest{TimeoutSeconds: 1, Argv: []string{"sh", "-c", "echo before; while :; do :; done"}})
 	if r.State != "timeout" || r.ExitCode != nil || r.Stdout != "before\n" {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// A command printing 100 MB: the reply holds the end, the job's files the
+// newest run.max_output_bytes, and editord's memory does not grow with it.
+func TestRunHundredMegabytes(t *testing.T) {
+	e := tcNew(t, func(c *Config) {
+		c.Run.Enabled, c.Run.Programs, c.Run.Path = true, []string{"head"}, "/usr/bin:/bin"
+		c.Run.MaxOutputBytes = 1 << 20
+	})
+	var base runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&base)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var top uint64
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			top = max(top, m.HeapInuse)
+			select {
+			case <-stop:
+				peak <- top
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	const n = 100_000_000
+	r := rcRun(t, e.s, context.Background(), &RunRequest{Argv: []string{"head", "-c", "100000000", "/dev/zero"}})
+	close(stop)
+	grew := int64(<-peak) - int64(base.HeapInuse)
+	t.Logf("heap in use grew by at most %.1f MB while 100 MB went through", float64(grew)/(1<<20))
+	if grew > 16<<20 {
+		t.Errorf("the heap grew by %d bytes while the command printed %d", grew, n)
+	}
+	if r.StdoutBytes != n || len(r.Stdout) != runTailDefault || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("stdout_bytes %d, %d bytes in the reply, exit %v", r.StdoutBytes, len(r.Stdout), r.ExitCode)
+	}
+	out, err := e.s.RunOutput(context.Background(), &RunOutputRequest{Job: r.Job})
+	if err != nil || out.Total != n || out.NextOffset != n || len(out.Content) != runOutputDefault || out.First < n-(1<<20) || !out.EOF {
+		t.Fatalf("output %+v %v", out, err)
+	}
+	if _, err := e.s.RunOutput(context.Background(), &RunOutputRequest{Job: r.Job, Offset: tcPtr[int64](0), Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	var kept int64
+	ents, _ := os.ReadDir(e.s.store.JobDir(r.Job))
+	for _, en := range ents {
+		if strings.HasPrefix(en.Name(), "stdout.") {
+			fi, _ := en.Info()
+			kept += fi.Size()
+		}
+	}
+	if kept > 1<<20 || kept < 1<<19 {
+		t.Fatalf("%d bytes of stdout kept on disk, want between 512 KiB and 1 MiB", kept)
 	}
 }

@@ -93,6 +93,7 @@ func main() {
 		{"changes", benchChanges},
 		{"scale", benchScale},
 		{"history", benchHistory},
+		{"run", benchRun},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
