@@ -112,7 +112,7 @@ func (s *Service) runBox(cfg *RunConfig, argv []string, root string) (sandbox.Sp
 	if err != nil {
 		return sp, err
 	}
-	sp.Hide, sp.ReadOnly = plan.Hide, plan.ReadOnly
+	sp.Hide, sp.ReadOnly, sp.Cover = plan.Hide, plan.ReadOnly, plan.Cover
 	sp.Network = cfg.Network
 	sp.Limits = sandbox.Limits{Processes: cfg.MaxProcesses, MemoryBytes: cfg.MaxMemoryBytes}
 	return sp, nil

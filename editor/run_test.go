@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -304,5 +305,36 @@ func TestRunHundredMegabytes(t *testing.T) {
 	}
 	if kept > 1<<20 || kept < 1<<19 {
 		t.Fatalf("%d bytes of stdout kept on disk, want between 512 KiB and 1 MiB", kept)
+	}
+}
+
+// git works inside the sandbox (go build's VCS stamping runs it) on a copy
+// of the repository's config without its secrets; the real one is neither
+// readable nor writable.
+func TestRunGitWithoutTheConfigsSecrets(t *testing.T) {
+	git := tcGit(t)
+	e := rcNew(t, "git", "cat", "sh")
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"remote", "add", "origin", "https://x-access-token:ghp_SECRET@github.com/o/r.git"},
+		{"config", "http.extraheader", "AUTHORIZATION: bearer SECRET2"}} {
+		if out, err := exec.Command(git, append([]string{"-C", e.root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	e.write("a.txt", "a\n")
+	ctx := context.Background()
+	r := rcRun(t, e.s, ctx, &RunRequest{Argv: []string{"git", "status", "--short"}})
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.Stdout != "?? a.txt\n" {
+		t.Fatalf("git status: %+v", r)
+	}
+	r = rcRun(t, e.s, ctx, &RunRequest{Argv: []string{"cat", ".git/config"}})
+	if strings.Contains(r.Stdout, "SECRET") || !strings.Contains(r.Stdout, "url = https://github.com/o/r.git") {
+		t.Fatalf("the config the command reads:\n%s", r.Stdout)
+	}
+	r = rcRun(t, e.s, ctx, &RunRequest{Argv: []string{"sh", "-c", "echo '[core] hooksPath = /tmp' >> .git/config"}})
+	if r.ExitCode == nil || *r.ExitCode == 0 {
+		t.Fatalf("the config was written: %+v", r)
+	}
+	if data, _ := os.ReadFile(e.abs(".git/config")); !strings.Contains(string(data), "ghp_SECRET") || strings.Contains(string(data), "hooksPath") {
+		t.Fatalf("the real config changed:\n%s", data)
 	}
 }

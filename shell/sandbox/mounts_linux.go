@@ -12,7 +12,8 @@ import (
 
 // mountBox arranges the init's private mount namespace: nothing it mounts
 // reaches the host; /proc shows the new PID namespace; .git folders are
-// read-only; hidden paths are covered by a void. It runs before Landlock,
+// read-only; covered files show their cover; hidden paths are covered by
+// a void. It runs before Landlock,
 // which forbids mounting afterwards.
 func mountBox(sp *initSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
@@ -29,6 +30,11 @@ func mountBox(sp *initSpec) error {
 				continue // gone since the plan was made
 			}
 			return fmt.Errorf("making %s read-only: %v", p, err)
+		}
+	}
+	for _, c := range sp.Covers {
+		if err := bindReadOnly(c[0], c[1]); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("covering %s: %v", c[1], err)
 		}
 	}
 	for _, p := range sp.Hide {

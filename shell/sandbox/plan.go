@@ -12,6 +12,7 @@ import (
 // Plan is what the box must cover inside the jail, found by walking it.
 type Plan struct {
 	Hide     []string // paths the deny globs match (folders whole)
+	Cover    []Cover  // the repositories' configs the deny globs match, sanitized
 	ReadOnly []string // .git folders and files
 	Walked   int      // entries looked at
 }
@@ -38,6 +39,7 @@ func PlanJail(j *shell.Jail, keep ...string) (*Plan, error) {
 	}
 	sort.Strings(p.Hide)
 	sort.Strings(p.ReadOnly)
+	sort.Slice(p.Cover, func(i, j int) bool { return p.Cover[i].Path < p.Cover[j].Path })
 	return p, nil
 }
 
@@ -76,6 +78,13 @@ func (w *planWalk) dir(rel string, inGit bool) error {
 		cabs := filepath.Join(abs, name)
 		isDir := e.IsDir()
 		if w.deny.Denied(crel, isDir) {
+			if inGit && name == "config" && e.Type().IsRegular() {
+				// git needs it: a copy without its secrets (gitconfig.go).
+				if data, err := os.ReadFile(cabs); err == nil && len(data) <= maxGitConfig {
+					w.p.Cover = append(w.p.Cover, Cover{Path: cabs, Content: SanitizeGitConfig(data)})
+					continue
+				}
+			}
 			w.p.Hide = append(w.p.Hide, cabs)
 			continue
 		}
@@ -97,6 +106,9 @@ func (w *planWalk) dir(rel string, inGit bool) error {
 	}
 	return nil
 }
+
+// maxGitConfig bounds a config read to be sanitized (a bigger one is hidden).
+const maxGitConfig = 1 << 20
 
 // gitBulk are the big folders of a git dir, which hold no config.
 var gitBulk = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true}

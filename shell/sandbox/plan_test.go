@@ -39,10 +39,17 @@ func TestPlanJail(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got, want := rel(p.Hide), ".env .git/config .git/modules/m/config node_modules/pkg/test.key secrets/a state sub/x.pem"; got != want {
+	if got, want := rel(p.Hide), ".env node_modules/pkg/test.key secrets/a state sub/x.pem"; got != want {
 		t.Errorf("hide: %s\nwant: %s", got, want)
 	}
 	if got, want := rel(p.ReadOnly), ".git vendor/lib/.git"; got != want {
 		t.Errorf("read-only: %s\nwant: %s", got, want)
+	}
+	var covered []string
+	for _, c := range p.Cover {
+		covered = append(covered, c.Path)
+	}
+	if got, want := rel(covered), ".git/config .git/modules/m/config"; got != want {
+		t.Errorf("covered: %s\nwant: %s", got, want)
 	}
 }

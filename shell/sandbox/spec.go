@@ -20,12 +20,20 @@ type Spec struct {
 	Read     []string // folders or files readable and executable
 	Write    []string // folders readable and writable
 	Hide     []string // paths made unreadable, unwritable and unremovable
+	Cover    []Cover  // files shown with other content, read-only
 	ReadOnly []string // folders beneath Write kept read-only (.git)
 	Network  bool     // keep the host's network (else only a loopback of its own)
 	Limits   Limits
 	// Scratch is a folder of the run's own (its voids live there), outside
 	// every Read and Write path; "" makes (and removes) a temporary one.
 	Scratch string
+}
+
+// Cover shows a file of the jail with other content (a repository's
+// config without its secrets), read-only.
+type Cover struct {
+	Path    string
+	Content []byte
 }
 
 // Limits bound the command and everything it starts. Zero means the
@@ -63,21 +71,22 @@ type Result struct {
 
 // initSpec is what the parent tells the init, as JSON on fd 3.
 type initSpec struct {
-	Path     string   `json:"path"`
-	Args     []string `json:"args"`
-	Dir      string   `json:"dir"`
-	Env      []string `json:"env"`
-	Read     []string `json:"read"`
-	Write    []string `json:"write"`
-	Hide     []string `json:"hide"`
-	ReadOnly []string `json:"read_only"`
-	Network  bool     `json:"network"`
-	Limits   Limits   `json:"limits"`
-	CPU      uint64   `json:"cpu_seconds"` // 0: unlimited
-	VoidFile string   `json:"void_file"`
-	VoidDir  string   `json:"void_dir"`
-	Cgroup   string   `json:"cgroup"` // a pids cgroup to join, or ""
-	NoRlimit bool     `json:"no_rlimit_nproc"`
+	Path     string      `json:"path"`
+	Args     []string    `json:"args"`
+	Dir      string      `json:"dir"`
+	Env      []string    `json:"env"`
+	Read     []string    `json:"read"`
+	Write    []string    `json:"write"`
+	Hide     []string    `json:"hide"`
+	Covers   [][2]string `json:"covers"` // [the file shown, the path it covers]
+	ReadOnly []string    `json:"read_only"`
+	Network  bool        `json:"network"`
+	Limits   Limits      `json:"limits"`
+	CPU      uint64      `json:"cpu_seconds"` // 0: unlimited
+	VoidFile string      `json:"void_file"`
+	VoidDir  string      `json:"void_dir"`
+	Cgroup   string      `json:"cgroup"` // a pids cgroup to join, or ""
+	NoRlimit bool        `json:"no_rlimit_nproc"`
 	// Probe sets everything up, checks that Landlock holds, and exits
 	// without starting a program.
 	Probe bool `json:"probe"`

@@ -71,6 +71,13 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	if is.VoidFile, is.VoidDir, err = makeVoids(p.scratch); err != nil {
 		return err
 	}
+	for i, c := range sp.Cover {
+		f := filepath.Join(p.scratch, fmt.Sprintf("cover-%d", i))
+		if err := os.WriteFile(f, c.Content, 0o444); err != nil {
+			return shell.AsError(err, f)
+		}
+		is.Covers = append(is.Covers, [2]string{f, c.Path})
+	}
 	if os.Geteuid() == 0 {
 		// The kernel exempts root from RLIMIT_NPROC (even as root of a
 		// user namespace): count processes in a cgroup instead.
