@@ -140,17 +140,7 @@ func (s *Store) ReadJob(id string) (*Job, error) {
 }
 
 // jobHeld reports whether the job's owner still holds its lock.
-func (s *Store) jobHeld(id string) bool {
-	release, ok, err := s.jail.TryLock(s.JobDir(id) + "/lock")
-	if err != nil {
-		return false
-	}
-	if ok {
-		release()
-		return false
-	}
-	return true
-}
+func (s *Store) jobHeld(id string) bool { return s.held(s.JobDir(id) + "/lock") }
 
 // Jobs lists the recorded jobs, oldest first.
 func (s *Store) Jobs() []*Job {
