@@ -172,6 +172,16 @@ func TestEscapeNetwork(t *testing.T) {
 	b.refused(b.helperSpec("dial", "tcp", ln.Addr().String()))
 	b.refused(b.helperSpec("dial", "unix", abstract))
 	b.refused(b.helperSpec("dial", "tcp", "1.1.1.1:443"))
+	// A host service's socket in /run (the Docker daemon's, D-Bus's).
+	if os.Getuid() == 0 {
+		path := "/run/editord-sandbox-test-" + hex.EncodeToString(tok[:]) + ".sock"
+		pln, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pln.Close()
+		b.refused(b.helperSpec("dial", "unix", path))
+	}
 	// The sandbox's own loopback works (a test server of the command's).
 	sp := b.spec("sh", "-c", "exec 3<>/dev/null; echo up")
 	if r := b.run(sp); r.ExitCode != 0 {

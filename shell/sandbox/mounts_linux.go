@@ -24,6 +24,11 @@ func mountBox(sp *initSpec) error {
 	// host's stays: Landlock's ptrace scoping still keeps the command out
 	// of processes outside the sandbox.
 	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	for _, m := range sp.Masks {
+		if err := unix.Mount("tmpfs", m, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=755"); err != nil {
+			return fmt.Errorf("covering %s: %v", m, err)
+		}
+	}
 	for _, p := range sp.ReadOnly {
 		if err := bindReadOnly(p, p); err != nil {
 			if errors.Is(err, unix.ENOENT) {

@@ -79,6 +79,7 @@ type initSpec struct {
 	Write    []string    `json:"write"`
 	Hide     []string    `json:"hide"`
 	Covers   [][2]string `json:"covers"` // [the file shown, the path it covers]
+	Masks    []string    `json:"masks"`  // folders covered by an empty read-only tmpfs
 	ReadOnly []string    `json:"read_only"`
 	Network  bool        `json:"network"`
 	Limits   Limits      `json:"limits"`

@@ -71,6 +71,7 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	if is.VoidFile, is.VoidDir, err = makeVoids(p.scratch); err != nil {
 		return err
 	}
+	is.Masks = masks(sp)
 	for i, c := range sp.Cover {
 		f := filepath.Join(p.scratch, fmt.Sprintf("cover-%d", i))
 		if err := os.WriteFile(f, c.Content, 0o444); err != nil {
@@ -281,4 +282,28 @@ func KillInit(pid int) bool {
 		return false
 	}
 	return syscall.Kill(pid, syscall.SIGKILL) == nil
+}
+
+// maskable are the folders of the host's services' sockets (the Docker
+// daemon's, D-Bus's, a user's runtime folder with its agents): a command
+// has no business there, and Landlock before ABI 9 does not govern
+// connecting to a pathname socket, so the box covers them with an empty
+// tmpfs, unless the command is given something beneath one.
+var maskable = []string{"/run"}
+
+func masks(sp Spec) []string {
+	var out []string
+next:
+	for _, m := range maskable {
+		if fi, err := os.Lstat(m); err != nil || !fi.IsDir() {
+			continue
+		}
+		for _, p := range append(append([]string{sp.Path, sp.Dir}, sp.Read...), sp.Write...) {
+			if p == m || strings.HasPrefix(p, m+"/") {
+				continue next
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
