@@ -63,7 +63,7 @@ func defaultRunConfig() RunConfig {
 		MaxTimeoutMS:   3_600_000,
 		MaxProcesses:   4096,
 		MaxMemoryBytes: 4 << 30,
-		MaxOutputBytes: 64 << 20,
+		MaxOutputBytes: 16 << 20,
 		JobsKept:       20,
 	}
 }

@@ -93,8 +93,8 @@ func (rs *runState) drop(id string) {
 	rs.mu.Unlock()
 }
 
-// stopRuns kills every job of this process and waits for their ends to be
-// recorded (Close calls it).
+// stopRuns stops every job of this process and waits for their ends to be
+// recorded (Close calls it); no job starts after it.
 func (s *Service) stopRuns() {
 	rs := &s.runs
 	rs.mu.Lock()
@@ -105,7 +105,7 @@ func (s *Service) stopRuns() {
 	}
 	rs.mu.Unlock()
 	for _, j := range jobs {
-		j.proc.Kill()
+		j.cancel()
 	}
 	for _, j := range jobs {
 		<-j.done
@@ -212,6 +212,7 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 		j.cancel()
 		j.stdout.Close()
 		j.stderr.Close()
+		close(j.done) // for stopRuns, which may wait for it already
 		return fail(err)
 	}
 	j.mu.Lock()
@@ -275,7 +276,7 @@ func (j *runJob) finish(ctx context.Context) {
 	}
 	j.release()
 	s.store.RemoveRunTmp(rec.ID)
+	s.store.SweepJobs(s.cfg.Run.JobsKept)
 	s.runs.drop(rec.ID)
 	close(j.done)
-	s.store.SweepJobs(s.cfg.Run.JobsKept)
 }

@@ -338,3 +338,18 @@ func TestRunGitWithoutTheConfigsSecrets(t *testing.T) {
 		t.Fatalf("the real config changed:\n%s", data)
 	}
 }
+
+// Closing the service stops its jobs and records how they ended.
+func TestRunStoppedWhenTheServiceCloses(t *testing.T) {
+	e := rcNew(t, "sh")
+	s, err := New(e.cfg, Options{Root: e.root, StateDir: e.state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rcRun(t, s, rcCaller("agent#close"), &RunRequest{Background: true, Argv: []string{"sh", "-c", "exec sleep 600"}})
+	s.Close()
+	st, err := e.s.RunStatus(context.Background(), &RunStatusRequest{Job: r.Job})
+	if err != nil || st.Jobs[0].State != "killed" {
+		t.Fatalf("%+v %v", st, err)
+	}
+}
