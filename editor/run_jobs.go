@@ -172,6 +172,11 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 		return nil, err
 	}
 	fail := func(err error) (*runJob, error) {
+		for _, l := range []*sandbox.Log{j.stdout, j.stderr} {
+			if l != nil {
+				l.Close()
+			}
+		}
 		j.rec.State, j.rec.Error, j.rec.EndedMS = "failed", shell.AsError(err, "").Message, time.Now().UnixMilli()
 		s.store.WriteJob(&j.rec)
 		j.release()
@@ -210,8 +215,6 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	if j.proc, err = sandbox.Start(jctx, spec); err != nil {
 		s.runs.drop(id)
 		j.cancel()
-		j.stdout.Close()
-		j.stderr.Close()
 		close(j.done) // for stopRuns, which may wait for it already
 		return fail(err)
 	}

@@ -29,7 +29,9 @@ const runKillWait = 10 * time.Second
 
 func (s *Service) RunKill(ctx context.Context, req *RunKillRequest) (*RunKillResponse, error) {
 	if j := s.runs.get(req.Job); j != nil {
-		j.proc.Kill()
+		// Its context ends: the sandbox kills it (whether it has started
+		// yet or not) and the job records that it was killed.
+		j.cancel()
 		select {
 		case <-j.done:
 		case <-ctx.Done():

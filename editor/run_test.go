@@ -353,3 +353,12 @@ func TestRunStoppedWhenTheServiceCloses(t *testing.T) {
 		t.Fatalf("%+v %v", st, err)
 	}
 }
+
+func TestRunKillInProcess(t *testing.T) {
+	e := rcNew(t, "sh")
+	r := rcRun(t, e.s, rcCaller("agent#kill"), &RunRequest{Background: true, Argv: []string{"sh", "-c", "exec sleep 600"}})
+	k, err := e.s.RunKill(context.Background(), &RunKillRequest{Job: r.Job})
+	if err != nil || !k.Killed || k.State != "killed" {
+		t.Fatalf("%+v %v", k, err)
+	}
+}
