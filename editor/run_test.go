@@ -24,14 +24,25 @@ func TestMain(m *testing.M) {
 // rcNew is a workspace with editor::run on, allowing the programs named.
 func rcNew(t *testing.T, programs ...string) *tcEnv {
 	t.Helper()
-	if err := sandbox.Available(); err != nil {
-		t.Fatalf("the sandbox is unavailable on this machine: %v", err)
-	}
+	rcNeedSandbox(t)
 	return tcNew(t, func(c *Config) {
 		c.Run.Enabled = true
 		c.Run.Programs = programs
 		c.Run.Path = "/usr/bin:/bin"
 	})
+}
+
+// rcNeedSandbox skips when commands cannot be confined here, unless the
+// environment says the sandbox tests must run (.ci/run sets
+// EDITORD_SANDBOX_TESTS=1).
+func rcNeedSandbox(t testing.TB) {
+	t.Helper()
+	if err := sandbox.Available(); err != nil {
+		if os.Getenv("EDITORD_SANDBOX_TESTS") == "1" {
+			t.Fatalf("EDITORD_SANDBOX_TESTS=1 but %v", err)
+		}
+		t.Skipf("%v", err)
+	}
 }
 
 func rcRun(t *testing.T, s *Service, ctx context.Context, req *RunRequest) *RunResponse {
@@ -254,6 +265,7 @@ func TestRunTimeout(t *testing.T) {
 // A command printing 100 MB: the reply holds the end, the job's files the
 // newest run.max_output_bytes, and editord's memory does not grow with it.
 func TestRunHundredMegabytes(t *testing.T) {
+	rcNeedSandbox(t)
 	e := tcNew(t, func(c *Config) {
 		c.Run.Enabled, c.Run.Programs, c.Run.Path = true, []string{"head"}, "/usr/bin:/bin"
 		c.Run.MaxOutputBytes = 1 << 20
