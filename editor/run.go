@@ -16,14 +16,14 @@ import (
 // the configuration's [run] enabled = true.
 
 type RunRequest struct {
-	Argv           []string          `json:"argv,omitempty" desc:"The program and its arguments, e.g. [\"go\", \"test\", \"./...\"]. No shell is involved: no globbing, pipes or variables. The program must be on the configuration's run.programs list."`
-	Command        string            `json:"command,omitempty" desc:"A shell command line, run by /bin/sh -c, in place of argv; only when the configuration allows it (run.shell)."`
-	Cwd            string            `json:"cwd,omitempty" desc:"Folder to run in, root-relative (default the root); it must be inside the jail."`
-	Env            map[string]string `json:"env,omitempty" desc:"Variables added to the command's environment. PATH, HOME, TMPDIR, LD_*, GIT_*, GOFLAGS and others that change what a program loads are refused unless run.allow_env names them."`
-	Stdin          string            `json:"stdin,omitempty" desc:"Text given to the command on standard input (default none)."`
-	TimeoutSeconds int               `json:"timeout_seconds,omitempty" desc:"Stop the command (and everything it started) after this many seconds; default run.timeout_ms, at most run.max_timeout_ms."`
-	Background     bool              `json:"background,omitempty" desc:"Return at once with the job id instead of waiting; follow it with editor::run::status and editor::run::output, stop it with editor::run::kill. A background job ends when the session that started it does."`
-	TailBytes      int               `json:"tail_bytes,omitempty" default:"8192" desc:"Bytes of the end of stdout and of stderr in the reply (default 8192, at most 12288 each); the whole output is kept for editor::run::output."`
+	Argv           []string          `json:"argv,omitempty" desc:"Program and arguments; no shell (no globs, pipes, variables). The program must be in the config's run.programs."`
+	Command        string            `json:"command,omitempty" desc:"A shell line for /bin/sh -c instead of argv, if the config allows (run.shell)."`
+	Cwd            string            `json:"cwd,omitempty" desc:"Folder to run in, root-relative (default the root)."`
+	Env            map[string]string `json:"env,omitempty" desc:"Variables to add; PATH, HOME, LD_*, GIT_*, GOFLAGS and the like are refused."`
+	Stdin          string            `json:"stdin,omitempty" desc:"Text for standard input."`
+	TimeoutSeconds int               `json:"timeout_seconds,omitempty" desc:"Stop it (and all it started) after this many seconds (default 600)."`
+	Background     bool              `json:"background,omitempty" desc:"Return a job id at once; follow it with editor::run::status and editor::run::output. It ends with your session."`
+	TailBytes      int               `json:"tail_bytes,omitempty" default:"8192" desc:"Bytes of the end of stdout and of stderr in the reply (default 8192, at most 12288)."`
 }
 
 type RunResponse struct {
@@ -61,11 +61,10 @@ type RunChanged struct {
 
 func init() {
 	define("editor::run",
-		"Run a command (build, tests, formatter, generator) in the workspace, sandboxed: it can write only inside the jail "+
-			"(not .git), cannot read denied files, has no network unless configured, and is stopped at its timeout with everything it started. "+
-			"Returns the exit code, the end of stdout/stderr (all of it stays pageable with editor::run::output) and the files it changed, "+
-			"each journaled as your write (cause editor::run). Example: {\"argv\": [\"go\", \"test\", \"./...\"]}. "+
-			"background: true returns a job id at once. Off unless the configuration says [run] enabled = true.",
+		"Run a command (build, tests, formatter, generator) sandboxed in the workspace: writes only inside it (not .git), "+
+			"no denied files, no network, stopped at its timeout with all it started. Returns the exit code, the end of stdout/stderr "+
+			"(all of it pageable with editor::run::output) and the files it changed, journaled as your writes. "+
+			"Example: {\"argv\": [\"go\", \"test\", \"./...\"]}; background: true returns a job id at once.",
 		destructive, (*Service).Run)
 	catalog["editor::run"].served = runServed
 }

@@ -19,7 +19,7 @@ type RunKillResponse struct {
 
 func init() {
 	define("editor::run::kill",
-		"Stop an editor::run job and every process it started; what it changed until then is journaled as usual. Stopping a job that has ended does nothing.",
+		"Stop an editor::run job and every process it started; what it changed until then is journaled.",
 		Annotations{Destructive: true, Idempotent: true}, (*Service).RunKill)
 	catalog["editor::run::kill"].served = runServed
 }

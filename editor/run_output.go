@@ -12,9 +12,9 @@ import (
 type RunOutputRequest struct {
 	Job    string `json:"job" desc:"A job id from editor::run."`
 	Stream string `json:"stream,omitempty" enum:"stdout,stderr" default:"stdout" desc:"Which output (default stdout)."`
-	Offset *int64 `json:"offset,omitempty" desc:"Byte offset in the stream to read from; omit for its end (the last limit bytes). To follow a running job, pass next_offset back with wait_ms."`
+	Offset *int64 `json:"offset,omitempty" desc:"Byte offset to read from; omit for the end (the last limit bytes)."`
 	Limit  int    `json:"limit,omitempty" default:"16384" desc:"Bytes at most (default 16384, at most 24576)."`
-	WaitMS int    `json:"wait_ms,omitempty" desc:"When the job runs and nothing is there past offset yet, wait up to this many milliseconds (at most 30000) for more output or its end."`
+	WaitMS int    `json:"wait_ms,omitempty" desc:"While the job runs and nothing is past offset yet, wait up to this many ms (at most 30000) for more."`
 }
 
 type RunOutputResponse struct {
@@ -37,8 +37,8 @@ const (
 
 func init() {
 	define("editor::run::output",
-		"Page the output of an editor::run job, kept whole (up to run.max_output_bytes, then its newest part): a byte range of stdout or stderr. "+
-			"Omit offset for the end; follow a running job by passing next_offset back with wait_ms, which waits for more output.",
+		"Page an editor::run job's stdout or stderr by byte offset (kept whole up to run.max_output_bytes, then its newest part); "+
+			"follow a running job by passing next_offset back with wait_ms.",
 		readOnly, (*Service).RunOutput)
 	catalog["editor::run::output"].served = runServed
 }

@@ -9,7 +9,7 @@ import (
 )
 
 type RunStatusRequest struct {
-	Job string `json:"job,omitempty" desc:"A job id from editor::run; omit to list every job kept (the last run.jobs_kept ended ones, and those running), oldest first."`
+	Job string `json:"job,omitempty" desc:"A job id from editor::run; omit to list every job kept, oldest first."`
 }
 
 type RunStatusResponse struct {
@@ -37,8 +37,7 @@ type RunJob struct {
 
 func init() {
 	define("editor::run::status",
-		"The state of editor::run jobs: one job (by id), or every job kept, with exit code, duration, output sizes and, once ended, the files changed. "+
-			"Any process on the workspace sees every job (the person's page sees what an agent runs).",
+		"editor::run jobs, any process's: one by id, or all kept, with state, exit code, duration, output sizes and, once ended, the files changed.",
 		readOnly, (*Service).RunStatus)
 	catalog["editor::run::status"].served = runServed
 }
