@@ -25,14 +25,15 @@ bench: build
 # little history: testdata/sample-repo.sh) over HTTP: the editor page at
 # http://$(ADDR)/ (open the printed link, it carries the token) and MCP at
 # /mcp. Edits land in .state/sample, never in the tracked testdata.
+# --allow-run turns editor::run on (go test ./... from the page's Run panel).
 run: build
 	@mkdir -p .state && [ -d .state/sample ] || ./testdata/sample-repo.sh .state/sample
-	$(BIN) serve --http $(ADDR) --root .state/sample --state-dir .state/record
+	$(BIN) serve --http $(ADDR) --root .state/sample --state-dir .state/record --allow-run
 
 # The same workspace over MCP on stdio (what an MCP client spawns).
 run-stdio: build
 	@mkdir -p .state && [ -d .state/sample ] || ./testdata/sample-repo.sh .state/sample
-	$(BIN) serve --root .state/sample --state-dir .state/record
+	$(BIN) serve --root .state/sample --state-dir .state/record --allow-run
 
 # The page's bundle, protocol/web/dist (committed; the binary embeds it):
 # type-checked and rebuilt from the packages pinned in package-lock.json.

@@ -24,6 +24,11 @@ type Caller struct {
 	// changed; nil for a caller without a lasting session to list for.
 	toolsets      []string
 	toolsetsMoved func()
+
+	// gone is closed when the caller goes away (its MCP session ends):
+	// what it left running in the background is stopped (editor::run).
+	gone     chan struct{}
+	goneOnce sync.Once
 }
 
 // ListsToolsets makes the caller one whose tool list editor::tools can
@@ -68,6 +73,31 @@ func (c *Caller) addToolsets(names []string) bool {
 		moved()
 	}
 	return true
+}
+
+// End marks the caller gone; a front end calls it when the session ends.
+func (c *Caller) End() {
+	if c == nil {
+		return
+	}
+	c.goneOnce.Do(func() { close(c.goneCh()) })
+}
+
+// Gone is closed once the caller has gone away; never for a nil caller.
+func (c *Caller) Gone() <-chan struct{} {
+	if c == nil {
+		return nil
+	}
+	return c.goneCh()
+}
+
+func (c *Caller) goneCh() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gone == nil {
+		c.gone = make(chan struct{})
+	}
+	return c.gone
 }
 
 // NewCaller is a caller that has seen no root yet.

@@ -10,6 +10,7 @@ type Config struct {
 	Editor EditorConfig `toml:"editor"`
 	Tools  ToolsConfig  `toml:"tools"`
 	HTTP   HTTPConfig   `toml:"http"`
+	Run    RunConfig    `toml:"run"` // editor::run (run_config.go)
 }
 
 // ToolsConfig shapes the MCP tool list (toolsets.go).
@@ -91,6 +92,7 @@ func DefaultConfig() Config {
 		Editor: EditorConfig{DraftConflict: DraftMerge},
 		Tools:  ToolsConfig{Toolsets: append([]string{}, DefaultToolsets...)},
 		HTTP:   defaultHTTPConfig(),
+		Run:    defaultRunConfig(),
 	}
 }
 

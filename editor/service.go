@@ -37,6 +37,8 @@ type Service struct {
 	calls callCount
 	// quiesced counts the watcher's waits for our writes (writes_lock.go).
 	quiesced quiesceSeen
+	// runs are the editor::run jobs this process runs (run_jobs.go).
+	runs runState
 }
 
 // New opens the jail and the state dir.
@@ -180,6 +182,7 @@ func DefaultStateDir(jailRoot string) string {
 
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
+	s.stopRuns()
 	s.find.Close()
 	s.store.Close()
 	return s.jail.Close()

@@ -105,6 +105,8 @@ func (c *callers) name(s server.ClientSession, info *server.RequestProtocolInfo,
 
 func (c *callers) forget(id string) {
 	c.mu.Lock()
+	cl := c.by[id]
 	delete(c.by, id)
 	c.mu.Unlock()
+	cl.End()
 }

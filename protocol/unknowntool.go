@@ -63,6 +63,11 @@ func unknownToolMessage(name string, tools map[string]*editor.Function) string {
 	if f, ok := editor.Lookup(name); ok {
 		return msg + ": " + f.ID + " is a function id (the CLI's name); over MCP call the tool " + ToolName(f.ID)
 	}
+	for _, f := range editor.Catalog() {
+		if ToolName(f.ID) == name && tools[name] == nil {
+			return msg + ": it is off in this server's configuration (" + f.ID + " needs the config's [run] enabled = true, or editord serve --allow-run)"
+		}
+	}
 	norm := strings.ToLower(name)
 	for _, sep := range []string{"::", ".", "/", ":", "-", " "} {
 		norm = strings.ReplaceAll(norm, sep, "_")

@@ -37,6 +37,12 @@ const (
 	// nowhere, or more than once without replace_all (docs/contract.md §8).
 	CodeNoMatch   Code = "no_match"
 	CodeAmbiguous Code = "ambiguous"
+	// CodeSandboxUnavailable: editor::run cannot confine a command on
+	// this machine (no Landlock, no user namespaces), so it runs none.
+	// CodeNotAllowed: the configuration does not allow it (run is off,
+	// a program or environment variable not on its lists).
+	CodeSandboxUnavailable Code = "sandbox_unavailable"
+	CodeNotAllowed         Code = "not_allowed"
 )
 
 // Error is a refusal a caller can act on: a code, a message that names the

@@ -13,7 +13,7 @@ g() { git -C "$dest" -c user.name="editord sample" -c user.email=sample@editord.
 commit() { GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" g commit -q -m "$2"; }
 
 g init -q -b main
-cp "$src/README.md" "$src/.gitignore" "$dest/"
+cp "$src/README.md" "$src/.gitignore" "$src/go.mod" "$dest/"
 g add -A && commit "2026-01-05T10:00:00Z" "Start the sample: a README"
 
 mkdir -p "$dest/src/util"
@@ -21,7 +21,7 @@ cp "$src/src/main.go" "$dest/src/"
 sed 's/"hello, " + name/"hi, " + name/' "$src/src/util/greeting.go" >"$dest/src/util/greeting.go"
 g add -A && commit "2026-01-06T11:30:00Z" "Add a greeting program"
 
-cp "$src/src/util/greeting.go" "$dest/src/util/greeting.go"
+cp "$src/src/util/greeting.go" "$src/src/util/greeting_test.go" "$dest/src/util/"
 cp -r "$src/docs" "$dest/"
 g add -A && commit "2026-01-07T09:15:00Z" "Say hello, not hi; add notes for Windows"
 

@@ -82,7 +82,13 @@ func (s *Store) Stand(name string) (release func(), ok bool, err error) {
 // Challenged reports whether a process stands for the election name (holds
 // its standing lock): the holder of the election should then hand it over.
 func (s *Store) Challenged(name string) bool {
-	release, ok, err := s.jail.TryLock(s.path("locks/" + name + ".able"))
+	return s.held(s.path("locks/" + name + ".able"))
+}
+
+// held reports whether someone holds the lock file abs (shared or not):
+// whether taking it exclusively now would fail.
+func (s *Store) held(abs string) bool {
+	release, ok, err := s.jail.TryLock(abs)
 	if err != nil {
 		return false
 	}

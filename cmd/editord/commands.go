@@ -24,6 +24,9 @@ func (c *common) open(stderr io.Writer) (svc *editor.Service, also *atomic.Point
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.allowRun {
+		cfg.Run.Enabled = true
+	}
 	also = &atomic.Pointer[func(string)]{}
 	svc, err = editor.New(cfg, editor.Options{
 		Root:     c.root,

@@ -55,7 +55,7 @@ func loadConfig(path string) (editor.Config, string, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools]; see README.md)", abs, strings.Join(keys, ", "))
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools], [http], [run]; see README.md)", abs, strings.Join(keys, ", "))
 	}
 	if err := validate(cfg); err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
@@ -90,6 +90,9 @@ func validate(c editor.Config) error {
 	}
 	if l.DiffContextLines < 0 {
 		return fmt.Errorf("limits.diff_context_lines must be 0 or more, got %d", l.DiffContextLines)
+	}
+	if err := c.Run.Validate(); err != nil {
+		return err
 	}
 	for _, r := range c.Jail.Roots {
 		if !filepath.IsAbs(r) {

@@ -11,6 +11,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/editord/editord/shell/sandbox"
 )
 
 const usage = `editord — one shared code workspace for AI agents and people, over MCP.
@@ -49,6 +51,9 @@ Flags:
                     one state dir shares one workspace.
   --config FILE     TOML configuration (default: $XDG_CONFIG_HOME/editord/config.toml
                     if present). Unknown keys are an error.
+  --allow-run       Turn editor::run on, as the config's [run] enabled = true: commands
+                    from run.programs, sandboxed in the jail (Linux: Landlock and
+                    namespaces).
 
 Register with an MCP client, e.g. Claude Code:
   claude mcp add editord -- editord serve --root /path/to/project
@@ -64,6 +69,8 @@ Register with an MCP client, e.g. Claude Code:
 const defaultMemoryLimit = 168 << 20
 
 func main() {
+	// The same binary is the init of editor::run's sandbox (shell/sandbox).
+	sandbox.Init()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
@@ -96,6 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // common are the flags every command that opens a workspace takes.
 type common struct {
 	root, stateDir, config string
+	allowRun               bool
 }
 
 func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *common) {
@@ -106,6 +114,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *common) {
 	fs.StringVar(&c.root, "root", "", "workspace folder")
 	fs.StringVar(&c.stateDir, "state-dir", "", "state dir")
 	fs.StringVar(&c.config, "config", "", "TOML config file")
+	fs.BoolVar(&c.allowRun, "allow-run", false, "turn editor::run on (as [run] enabled = true)")
 	return fs, c
 }
 

@@ -16,6 +16,9 @@ type pending struct {
 	first shell.WatchOp // op of the first event of the batch
 	ops   shell.WatchOp // union of the batch's ops
 	from  string        // root-relative source of a rename onto this path
+	// at and last: when the first and the last event of the batch for
+	// this path came (watch_run.go).
+	at, last time.Time
 }
 
 func (ses *session) onEvent(ev shell.WatchEvent) {
@@ -38,18 +41,19 @@ func (ses *session) onEvent(ev shell.WatchEvent) {
 		ses.fenceHit = ses.fenceHit || ses.isFence(rel)
 		return
 	}
+	now := time.Now()
 	p := ses.pend[rel]
 	if p == nil {
-		p = &pending{first: ev.Op}
+		p = &pending{first: ev.Op, at: now}
 		ses.pend[rel] = p
 	}
 	p.ops |= ev.Op
+	p.last = now
 	if ev.From != "" {
 		if from, ok := ses.rel(ev.From); ok && from != "" {
 			p.from = from
 		}
 	}
-	now := time.Now()
 	if ses.firstPend.IsZero() {
 		ses.firstPend = now
 	}

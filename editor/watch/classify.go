@@ -22,6 +22,8 @@ type candidate struct {
 	// content was (ownTracker.seen): the mark to forget with once it is
 	// reported as external.
 	seen uint64
+	// from0 and until bound when its raw events came (watch_run.go).
+	from0, until time.Time
 }
 
 type pathState struct {
@@ -189,6 +191,7 @@ func (ses *session) flush() {
 			continue
 		}
 		c.seen = seen
+		c.from0, c.until = eventTimes(batch, c.rel)
 		out = append(out, c)
 	}
 	ses.fill()

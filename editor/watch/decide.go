@@ -157,7 +157,7 @@ func (ses *session) conclude(cands []*candidate) {
 
 // isOwn reports (and accounts for) a change that is the echo of our write.
 func (ses *session) isOwn(c *candidate) bool {
-	if !ses.own.match(ses.root, c) {
+	if !ses.own.match(ses.root, c) && !ses.runOwns(c) {
 		return false
 	}
 	ses.account(c)

@@ -80,6 +80,7 @@ type session struct {
 	// fences flushed with what they queued.
 	fence           string
 	fenceHit        bool
+	runs            runWindow // editor::run jobs (watch_run.go)
 	queued, decided uint64
 	marks           []fenceMark
 }

@@ -23,6 +23,7 @@ import { activityPanel } from "./views/activitypanel";
 import { gitPanel } from "./views/gitpanel";
 import { showHelp } from "./views/help";
 import { openPalette } from "./views/palette";
+import { runPanel } from "./views/runpanel";
 import { searchPanel } from "./views/searchpanel";
 import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
@@ -121,6 +122,7 @@ function start(): void {
   searchPanel(panels.search, app);
   gitPanel(panels.git, app);
   activityPanel(panels.activity, app);
+  runPanel(panels.run, app);
   tabsView(tabs, app);
   bannerView(banners, app);
   statusView(main, app);
@@ -161,10 +163,10 @@ function start(): void {
       ev.preventDefault();
       ev.stopPropagation();
       openPalette(app);
-    } else if (mod && ev.shiftKey && !ev.altKey && ["e", "f", "g", "y"].includes(k)) {
+    } else if (mod && ev.shiftKey && !ev.altKey && ["e", "f", "g", "y", "b"].includes(k)) {
       ev.preventDefault();
       ev.stopPropagation();
-      show(app, ({ e: "files", f: "search", g: "git", y: "activity" } as const)[k as "e" | "f" | "g" | "y"]);
+      show(app, ({ e: "files", f: "search", g: "git", y: "activity", b: "run" } as const)[k as "e" | "f" | "g" | "y" | "b"]);
     } else if (ev.key === "?" && !mod && !target.closest?.("input, textarea, .cm-editor, [role=dialog]")) {
       ev.preventDefault();
       showHelp(app);

@@ -88,7 +88,7 @@ export class Tab {
 
 export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog" | "side" | "cursor" | "git" | "activity";
 
-export type SideView = "files" | "search" | "git" | "activity";
+export type SideView = "files" | "search" | "git" | "activity" | "run";
 
 export interface Status {
   link: LinkState;

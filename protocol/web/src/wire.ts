@@ -668,6 +668,132 @@ export interface ReplaceResult {
   written: number;
 }
 
+/** editor::run: its arguments. */
+export interface RunRequest {
+  /** Program and arguments; no shell (no globs, pipes, variables). The program must be in the config's run.programs. */
+  argv?: string[];
+  /** Return a job id at once; follow it with editor_run_status and editor_run_output. It ends with your session. */
+  background?: boolean;
+  /** A shell line for /bin/sh -c instead of argv, if the config allows (run.shell). */
+  command?: string;
+  /** Folder to run in, root-relative (default the root). */
+  cwd?: string;
+  /** Variables to add; PATH, HOME, LD_*, GIT_*, GOFLAGS and the like are refused. */
+  env?: Record<string, string>;
+  /** Text for standard input. */
+  stdin?: string;
+  /** Bytes of the end of stdout and of stderr in the reply (default 8192, at most 12288). */
+  tail_bytes?: number;
+  /** Stop it (and all it started) after this many seconds (default 600). */
+  timeout_seconds?: number;
+}
+
+/** editor::run: its structured result. */
+export interface RunResult {
+  argv: string[];
+  changed?: {
+    created: number;
+    deleted: number;
+    files: {
+      added: number;
+      kind: "created" | "modified" | "deleted";
+      path: string;
+      removed: number;
+    }[];
+    modified: number;
+    more: number;
+  } | null;
+  cwd: string;
+  duration_ms: number;
+  exit_code?: number | null;
+  job: string;
+  root: string;
+  signal: string;
+  state: "running" | "exited" | "timeout" | "killed" | "lost";
+  stderr: string;
+  stderr_bytes: number;
+  stdout: string;
+  stdout_bytes: number;
+}
+
+/** editor::run::kill: its arguments. */
+export interface RunKillRequest {
+  /** A job id from editor_run. */
+  job: string;
+}
+
+/** editor::run::kill: its structured result. */
+export interface RunKillResult {
+  job: string;
+  killed: boolean;
+  state: string;
+}
+
+/** editor::run::output: its arguments. */
+export interface RunOutputRequest {
+  /** A job id from editor_run. */
+  job: string;
+  /** Bytes at most (default 16384, at most 24576). */
+  limit?: number;
+  /** Byte offset to read from; omit for the end (the last limit bytes). */
+  offset?: number;
+  /** Which output (default stdout). */
+  stream?: "stdout" | "stderr";
+  /** While the job runs and nothing is past offset yet, wait up to this many ms (at most 30000) for more. */
+  wait_ms?: number;
+}
+
+/** editor::run::output: its structured result. */
+export interface RunOutputResult {
+  content: string;
+  eof: boolean;
+  first_offset: number;
+  job: string;
+  next_offset: number;
+  offset: number;
+  state: string;
+  stream: string;
+  total: number;
+}
+
+/** editor::run::status: its arguments. */
+export interface RunStatusRequest {
+  /** A job id from editor_run; omit to list every job kept, oldest first. */
+  job?: string;
+}
+
+/** editor::run::status: its structured result. */
+export interface RunStatusResult {
+  jobs: {
+    argv: string[];
+    background: boolean;
+    by: string;
+    changed?: {
+      created: number;
+      deleted: number;
+      files: {
+        added: number;
+        kind: "created" | "modified" | "deleted";
+        path: string;
+        removed: number;
+      }[];
+      modified: number;
+      more: number;
+    } | null;
+    cwd: string;
+    duration_ms: number;
+    error: string;
+    exit_code?: number | null;
+    job: string;
+    root: string;
+    signal: string;
+    started_ms: number;
+    state: "running" | "exited" | "timeout" | "killed" | "failed" | "lost";
+    stderr_bytes: number;
+    stdout_bytes: number;
+  }[];
+}
+
 /** editor::save: its arguments. */
 export interface SaveRequest {
   /** The whole new content, written byte for byte. */

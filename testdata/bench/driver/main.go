@@ -94,6 +94,7 @@ func main() {
 		{"scale", benchScale},
 		{"history", benchHistory},
 		{"agent", benchAgent},
+		{"run", benchRun},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {

@@ -1,7 +1,11 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"example.com/sample/src/util"
+)
 
 func main() {
-	fmt.Println(greeting("world"))
+	fmt.Println(util.Greeting("world"))
 }

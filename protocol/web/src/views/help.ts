@@ -13,6 +13,7 @@ export const keys: [string, string][] = [
   ["Ctrl/Cmd+Shift+F", "Search across files"],
   ["Ctrl/Cmd+Shift+G", "Git"],
   ["Ctrl/Cmd+Shift+Y", "Activity"],
+  ["Ctrl/Cmd+Shift+B", "Run a command, watch its output (and agents' commands)"],
   ["Arrows, Home, End, Enter, F2, Delete", "Move, open, rename, delete in the tree"],
   ["Shift+F10, right-click", "The tree item's menu: new file or folder, rename, delete"],
   ["Alt+PageDown, Alt+PageUp", "Next, previous tab (also Ctrl+PageDown/PageUp where the browser lets them through)"],

@@ -1,4 +1,4 @@
-// The side bar: a tab list (Files, Search, Git, Activity) over the panel of
+// The side bar: a tab list (Files, Search, Git, Activity, Run) over the panel of
 // the chosen one. Which one shows is the model's.
 
 import type { App } from "../app";
@@ -10,6 +10,7 @@ const views: { id: SideView; label: string; keys: string }[] = [
   { id: "search", label: "Search", keys: "Ctrl+Shift+F" },
   { id: "git", label: "Git", keys: "Ctrl+Shift+G" },
   { id: "activity", label: "Activity", keys: "Ctrl+Shift+Y" },
+  { id: "run", label: "Run", keys: "Ctrl+Shift+B" },
 ];
 
 export function sideView(parent: HTMLElement, app: App): Record<SideView, HTMLElement> {

@@ -1,6 +1,6 @@
-package main
+package util
 
-// greeting says hello to name.
-func greeting(name string) string {
+// Greeting says hello to name.
+func Greeting(name string) string {
 	return "hello, " + name
 }

@@ -1,0 +1,34 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"context"
+
+	"github.com/editord/editord/shell"
+)
+
+// Init does nothing where there is no sandbox.
+func Init() {}
+
+// Available: commands are confined with Linux's namespaces and Landlock.
+func Available() error {
+	return shell.Errorf(shell.CodeSandboxUnavailable, "", "commands cannot run here: the sandbox needs Linux (Landlock and user namespaces)")
+}
+
+// ABI is 0: no Landlock.
+func ABI() int { return 0 }
+
+// Process is a command running in a sandbox (never, here).
+type Process struct{ done chan struct{} }
+
+// Start refuses: there is no sandbox here.
+func Start(ctx context.Context, sp Spec) (*Process, error) { return nil, Available() }
+
+func (p *Process) Kill()                 {}
+func (p *Process) Wait() Result          { return Result{} }
+func (p *Process) Done() <-chan struct{} { return p.done }
+func (p *Process) Pid() int              { return 0 }
+
+// KillInit: there is no sandbox to stop here.
+func KillInit(pid int) bool { return false }
