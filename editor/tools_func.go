@@ -40,7 +40,7 @@ func (s *Service) Tools(ctx context.Context, req *ToolsRequest) (*ToolsResponse,
 	if len(add) > 0 && !c.addToolsets(add) {
 		out.Note = "this caller keeps no tool list to add to (editord call runs every function; an MCP client without a session, on 2026-07-28 over HTTP, asks with the X-MCP-Toolsets header or io.editord/toolsets in tools/list's _meta)"
 	}
-	listed, _ := ParseToolsets(append(slices.Clone(s.cfg.Tools.Toolsets), c.Toolsets()...))
+	listed, _ := ParseToolsets(append(s.cfg.ListedToolsets(), c.Toolsets()...))
 	for _, t := range Toolsets {
 		fns := functionsOf(t.Name)
 		if len(fns) == 0 {

@@ -165,3 +165,14 @@ func checkToolsetTable() error {
 	}
 	return nil
 }
+
+// ListedToolsets is what every client of this configuration lists: the
+// configured toolsets, and run when commands are on (a person who turned
+// editor::run on means agents to see it).
+func (c Config) ListedToolsets() []string {
+	out := slices.Clone(c.Tools.Toolsets)
+	if c.Run.Enabled && !slices.Contains(out, "run") {
+		out = append(out, "run")
+	}
+	return out
+}

@@ -28,7 +28,7 @@ const (
 
 // listedToolsets is the toolsets a tools/list request lists.
 func (s *Server) listedToolsets(ctx context.Context, header http.Header, meta *mcp.Meta) map[string]bool {
-	names := append([]string{}, s.svc.Config().Tools.Toolsets...)
+	names := s.svc.Config().ListedToolsets()
 	names = append(names, s.cs.of(ctx).Toolsets()...)
 	if header != nil {
 		for _, v := range header.Values(toolsetsHeader) {

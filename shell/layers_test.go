@@ -22,9 +22,10 @@ const module = "github.com/editord/editord/"
 var layerOf = map[string]int{
 	"shell": 0, "diff": 0, "editor/wire": 0,
 	"search": 1, "workspace": 1, "gitops": 1,
-	"editor":   2,
-	"protocol": 3,
-	"cmd":      4,
+	"shell/sandbox": 1, // editor::run's box, built on the jail
+	"editor":        2,
+	"protocol":      3,
+	"cmd":           4,
 }
 
 // beside lists rooms that share a layer with a package they must not
