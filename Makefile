@@ -4,7 +4,7 @@ BIN := bin/editord
 WEB := protocol/web
 ADDR ?= 127.0.0.1:8765
 
-.PHONY: build test test-short bench bench-page run run-stdio schemas screenshots stress vet web
+.PHONY: build test test-short bench bench-page lsp run run-stdio schemas screenshots stress vet web
 
 build:
 	$(GO) build -o $(BIN) ./cmd/editord
@@ -63,6 +63,21 @@ stress:
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckoutNames$$' -fuzztime $(GITFUZZTIME) ./gitops
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
+
+# The language servers the code intelligence tests and benchmarks run
+# (editor/lsp), pinned: gopls built from the Go module proxy into
+# testdata/lsp/bin, typescript-language-server, typescript and pyright from
+# testdata/lsp/package-lock.json. Neither is committed; .ci/run runs this.
+GOPLS_VERSION := v0.23.0
+LSP := testdata/lsp
+lsp: $(LSP)/bin/.gopls-$(GOPLS_VERSION) $(LSP)/node_modules/.package-lock.json
+
+$(LSP)/bin/.gopls-$(GOPLS_VERSION):
+	GOBIN=$(CURDIR)/$(LSP)/bin GOFLAGS= GOTOOLCHAIN=local $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	touch $@
+
+$(LSP)/node_modules/.package-lock.json: $(LSP)/package-lock.json
+	cd $(LSP) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 # Regenerate the golden tool schemas after changing a request or response type.
 schemas:

@@ -1,11 +1,16 @@
 package editor
 
+import "github.com/editord/editord/editor/lsp"
+
 // Config is the whole configuration file (CONTRACT.md §6). The toml tags
 // are the key names; cmd/editord rejects keys that are not here.
 type Config struct {
 	Limits Limits     `toml:"limits"`
 	Jail   JailConfig `toml:"jail"`
 	Walk   WalkConfig `toml:"walk"`
+	// LSP are the language servers, by name ([lsp.go], ...): see
+	// editor/lsp's ServerConfig.
+	LSP map[string]lsp.ServerConfig `toml:"lsp"`
 }
 
 // Limits bound what one call may cost.
@@ -61,5 +66,6 @@ func DefaultConfig() Config {
 		Walk: WalkConfig{
 			Noise: []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"},
 		},
+		LSP: lsp.DefaultServers(),
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/editord/editord/editor/lsp"
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -40,6 +41,9 @@ type Service struct {
 	versions versionMemo
 	// calls counts the calls in progress (calls.go).
 	calls callCount
+	// lsp runs the language servers of the code intelligence functions
+	// (intel.go).
+	lsp *lsp.Manager
 }
 
 // New opens the jail and the state dir.
@@ -94,7 +98,8 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail),
+		lsp: lsp.NewManager(jail, cfg.LSP)}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})
@@ -183,6 +188,7 @@ func DefaultStateDir(jailRoot string) string {
 
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
+	s.lsp.Close()
 	s.find.Close()
 	s.store.Close()
 	return s.jail.Close()
