@@ -104,6 +104,14 @@ func (s *Service) fileDiagnostics(ctx, wctx context.Context, p string, out *Diag
 		return err
 	}
 	out.Root = in.root
+	t := s.texts(in.srv, in.root)
+	if list, ok, err := in.srv.PullDiagnostics(wctx, in.l.abs); ok || err != nil {
+		if err != nil {
+			return intelError(err, in.l.stored)
+		}
+		s.addDiagnostics(t, in.l.abs, list, out)
+		return nil
+	}
 	// The server's word on the text it now holds.
 	if !in.srv.WaitDiagnostics(wctx, in.l.abs) {
 		if ctx.Err() != nil {
@@ -112,7 +120,6 @@ func (s *Service) fileDiagnostics(ctx, wctx context.Context, p string, out *Diag
 		out.Settled = false
 	}
 	list, _ := in.srv.FileDiagnostics(in.l.abs)
-	t := s.texts(in.srv, in.root)
 	s.addDiagnostics(t, in.l.abs, list, out)
 	return nil
 }

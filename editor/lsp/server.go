@@ -413,27 +413,61 @@ func (s *Server) AllDiagnostics() map[string][]Diagnostic {
 	return out
 }
 
+// PullDiagnostics asks the server for the problems of the open document
+// abs when it can answer that directly; ok is false when it cannot (then
+// WaitDiagnostics waits for its publications).
+func (s *Server) PullDiagnostics(ctx context.Context, abs string) (list []Diagnostic, ok bool, err error) {
+	if !tsserverWanted(s.cfg) {
+		return nil, false, nil
+	}
+	list, err = s.tsDiagnostics(ctx, abs)
+	return list, err == nil, err
+}
+
 // WaitDiagnostics waits until the diagnostics of abs are fresh (see
-// FileDiagnostics) or ctx ends, and reports whether they are.
+// FileDiagnostics) or ctx ends, and reports whether they are. A server
+// that does not say which version its diagnostics are of may publish a
+// document's problems in parts (typescript-language-server: syntax, then
+// semantics): its publications are waited for until quietFor passes
+// without another one for the document.
 func (s *Server) WaitDiagnostics(ctx context.Context, abs string) bool {
 	uri := URI(abs)
+	var quiet *time.Timer
+	var lastSeq uint64
 	for {
 		s.mu.Lock()
 		_, fresh := s.fileDiagnostics(uri)
+		d := s.diags[uri]
 		ch := s.changed
 		s.mu.Unlock()
+		var settle <-chan time.Time
 		if fresh {
-			return true
+			if d.version != nil {
+				return true
+			}
+			if quiet == nil || d.seq != lastSeq {
+				if quiet != nil {
+					quiet.Stop()
+				}
+				quiet, lastSeq = time.NewTimer(quietFor), d.seq
+			}
+			settle = quiet.C
 		}
 		select {
 		case <-ch:
+		case <-settle:
+			return true
 		case <-ctx.Done():
-			return false
+			return fresh
 		case <-s.conn.done:
 			return false
 		}
 	}
 }
+
+// quietFor is how long a document's diagnostics must go unchanged, from a
+// server that names no version, to be taken as complete.
+const quietFor = 300 * time.Millisecond
 
 // Busy reports whether the server says it has work in progress (loading
 // the workspace, indexing).
