@@ -110,8 +110,6 @@ func intelError(err error, p string) error {
 	switch {
 	case err == nil:
 		return nil
-	case shell.CodeOf(err) != "":
-		return err
 	case errors.Is(err, context.DeadlineExceeded):
 		return shell.Errorf(shell.CodeTimeout, p, "the language server did not answer within %s (a large workspace may still be loading); try again", intelTimeout)
 	case errors.As(err, &missing):
@@ -120,6 +118,8 @@ func intelError(err error, p string) error {
 		return shell.Errorf(shell.CodeInternal, p, "%s", exited.Error())
 	case errors.As(err, &rpc):
 		return shell.Errorf(shell.CodeInvalidArgument, p, "the language server refused: %s", rpc.Message)
+	case shell.CodeOf(err) != shell.CodeInternal:
+		return err
 	}
 	return shell.Errorf(shell.CodeInternal, p, "%v", err)
 }
