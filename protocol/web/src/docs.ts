@@ -6,6 +6,7 @@
 import { Text, Transaction, type ChangeSpec } from "@codemirror/state";
 import type { App, DraftResult, OpenResult, SaveResult } from "./app";
 import { makeState, languageSlot } from "./editorstate";
+import { codeIntel } from "./intel";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
@@ -113,6 +114,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     readOnly: r.truncated,
     language: lang,
     hooks: { save: () => void save(app, tab) },
+    extra: codeIntel(app, tab),
   });
   m.changed("tabs", "editor", "banner", "cursor");
   void refreshHunks(app, tab);

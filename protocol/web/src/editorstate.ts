@@ -44,7 +44,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; extra?: Extension }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -61,6 +61,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
+      opts.extra ?? [],
       opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
     ],
   });
