@@ -140,11 +140,15 @@ func (s *Service) workspaceDiagnostics(ctx, wctx context.Context, language strin
 			return err
 		}
 		// A server that has just started reports progress while it loads
-		// the workspace; what it publishes meanwhile is partial.
-		settle := time.NewTimer(200 * time.Millisecond)
-		select {
-		case <-settle.C:
-		case <-wctx.Done():
+		// the workspace (what it publishes meanwhile is partial), once it
+		// has begun to.
+		if since := time.Since(srv.Started); since < time.Second {
+			settle := time.NewTimer(time.Second - since)
+			select {
+			case <-settle.C:
+			case <-wctx.Done():
+			}
+			settle.Stop()
 		}
 		if !srv.WaitIdle(wctx) {
 			if ctx.Err() != nil {

@@ -39,6 +39,10 @@ func DefaultServers() map[string]ServerConfig {
 			Command:   []string{"gopls"},
 			Languages: []string{"go"},
 			Install:   "go install golang.org/x/tools/gopls@v0.23.0",
+			// Symbols of the workspace only: its dependencies are outside
+			// the jail, where no answer is shown anyway, and searching them
+			// costs a large workspace seconds.
+			Settings: map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
 		},
 		"typescript": {
 			Command:   []string{"typescript-language-server", "--stdio"},
@@ -160,6 +164,9 @@ func WithDefaults(servers map[string]ServerConfig) map[string]ServerConfig {
 		if d, ok := defaults[name]; ok {
 			if len(c.Languages) == 0 {
 				c.Languages = d.Languages
+			}
+			if c.Settings == nil {
+				c.Settings = d.Settings
 			}
 			if c.Install == "" {
 				c.Install = d.Install

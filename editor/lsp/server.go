@@ -28,6 +28,10 @@ type Server struct {
 	// initialize.
 	Ready time.Duration
 
+	// sending orders the document notifications (a document's versions
+	// reach the server in order); it is held while one is written, never
+	// with mu, which the reader of the server's messages takes.
+	sending  sync.Mutex
 	mu       sync.Mutex
 	docs     map[string]*doc
 	diags    map[string]*fileDiags
@@ -292,6 +296,8 @@ func (s *Server) Notify(method string, params any) error {
 // and whether anything was sent.
 func (s *Server) Sync(abs, language, text string, draft bool) (int, bool, error) {
 	uri := URI(abs)
+	s.sending.Lock()
+	defer s.sending.Unlock()
 	s.mu.Lock()
 	d := s.docs[uri]
 	now := time.Now()
@@ -316,23 +322,23 @@ func (s *Server) Sync(abs, language, text string, draft bool) (int, bool, error)
 			"contentChanges": []any{map[string]any{"text": text}}}
 	}
 	v := d.version
-	// Sent under the lock, so two syncs of one document reach the server
-	// in the order of their versions.
-	err := s.Notify(method, params)
 	s.mu.Unlock()
-	return v, true, err
+	return v, true, s.Notify(method, params)
 }
 
 // Close tells the server the document at abs is no longer held: it reads
 // the disk again.
 func (s *Server) Close(abs string) error {
 	uri := URI(abs)
+	s.sending.Lock()
+	defer s.sending.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.docs[uri] == nil {
+	held := s.docs[uri] != nil
+	delete(s.docs, uri)
+	s.mu.Unlock()
+	if !held {
 		return nil
 	}
-	delete(s.docs, uri)
 	return s.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 }
 

@@ -93,6 +93,7 @@ func main() {
 		{"changes", benchChanges},
 		{"scale", benchScale},
 		{"history", benchHistory},
+		{"lsp", benchLSP},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
@@ -229,6 +230,7 @@ func esc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 var watched = []string{
 	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks", "editor::git::log", "editor::git::blame",
 	"editor::open", "editor::save", "editor::diff", "editor::workspace::get", "editor::changes",
+	"editor::symbols", "editor::references", "editor::rename",
 }
 
 func servedFunctions() map[string]bool {
