@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/editord/editord/workspace"
 )
@@ -442,3 +443,36 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // lspConfigCommand is the program of server name in e's config.
 func lspConfigCommand(e *tcEnv, name string) string { return e.cfg.LSP[name].Command[0] }
+
+// A server unused for its idle time is stopped; the next call starts one.
+func TestGoServerStopsWhenIdle(t *testing.T) {
+	e := tcNew(t, lspServer(t, "go"), func(c *Config) {
+		srv := c.LSP["go"]
+		srv.IdleSeconds = 1
+		c.LSP["go"] = srv
+	})
+	lspWrite(e, goModule)
+	ctx := context.Background()
+	if _, err := e.s.Symbols(ctx, &SymbolsRequest{Path: "lib/lib.go"}); err != nil {
+		t.Fatal(err)
+	}
+	pid := 0
+	if run := e.s.lsp.Running(); len(run) == 1 {
+		pid = run[0].Pid()
+	}
+	deadline := time.Now().Add(time.Minute)
+	for len(e.s.lsp.Running()) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle server was not stopped")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, 0); pid > 0 && err == nil {
+		if st, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "stat")); err == nil && !strings.Contains(string(st), ") Z ") {
+			t.Fatalf("the stopped server %d is still running", pid)
+		}
+	}
+	if _, err := e.s.Symbols(ctx, &SymbolsRequest{Path: "lib/lib.go"}); err != nil {
+		t.Fatal(err)
+	}
+}

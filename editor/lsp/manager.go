@@ -183,9 +183,14 @@ func (m *Manager) Running() []*Server {
 	return out
 }
 
-// sweep stops servers unused for their idle time.
+// sweep stops servers unused for their idle time, looking twice per the
+// shortest idle time configured (at most every 15 s).
 func (m *Manager) sweep() {
-	t := time.NewTicker(15 * time.Second)
+	every := 15 * time.Second
+	for _, c := range m.servers {
+		every = min(every, max(c.idle()/2, 500*time.Millisecond))
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {

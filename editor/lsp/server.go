@@ -264,6 +264,7 @@ func (s *Server) publish(p publishDiagnosticsParams) {
 // rebuilding (content modified, not ready) is asked again, a few times.
 func (s *Server) Call(ctx context.Context, method string, params, out any) error {
 	s.touch()
+	defer s.touch() // idle counts from the answer, not the question
 	var err error
 	for attempt := 0; attempt < 4; attempt++ {
 		err = s.conn.call(ctx, method, params, out)
