@@ -27,11 +27,7 @@ func init() {
 }
 
 func (s *Service) Definition(ctx context.Context, req *DefinitionRequest) (*DefinitionResponse, error) {
-	in, err := s.intelFile(ctx, req.Path)
-	if err != nil {
-		return nil, err
-	}
-	pos, err := in.position(req.Line, req.Column)
+	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +35,7 @@ func (s *Service) Definition(ctx context.Context, req *DefinitionRequest) (*Defi
 	if err := in.call(ctx, "textDocument/definition", in.docPosition(pos), &raw); err != nil {
 		return nil, err
 	}
-	out := &DefinitionResponse{Definitions: []CodeLocation{}, Root: in.root}
-	t := s.texts(in.srv, in.root)
-	for _, l := range lsp.Locations(raw) {
-		if cl, ok := t.location(l); ok {
-			out.Definitions = append(out.Definitions, cl)
-		} else {
-			out.OutsideJail++
-		}
-	}
-	sortLocations(out.Definitions)
+	out := &DefinitionResponse{Root: in.root}
+	out.Definitions, _, out.OutsideJail = s.texts(in.srv, in.root).locations(lsp.Locations(raw), 0)
 	return out, nil
 }

@@ -28,11 +28,7 @@ func init() {
 }
 
 func (s *Service) Hover(ctx context.Context, req *HoverRequest) (*HoverResponse, error) {
-	in, err := s.intelFile(ctx, req.Path)
-	if err != nil {
-		return nil, err
-	}
-	pos, err := in.position(req.Line, req.Column)
+	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
 	if err != nil {
 		return nil, err
 	}

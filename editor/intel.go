@@ -246,6 +246,17 @@ func (s *Service) intelSync(srv *lsp.Server, root string) error {
 	return nil
 }
 
+// intelAt is intelFile for a request about a position: the file's server
+// synced, and the position as the server counts it.
+func (s *Service) intelAt(ctx context.Context, p string, line, column int) (*intel, lsp.Position, error) {
+	in, err := s.intelFile(ctx, p)
+	if err != nil {
+		return nil, lsp.Position{}, err
+	}
+	pos, err := in.position(line, column)
+	return in, pos, err
+}
+
 // position turns a request's line and column into the server's position
 // in in.text.
 func (in *intel) position(line, column int) (lsp.Position, error) {
@@ -321,17 +332,52 @@ func (t *texts) location(loc lsp.Location) (CodeLocation, bool) {
 // cutLine cuts a line to intelMaxLine bytes on a character boundary.
 func cutLine(s string) string { return cutLineTo(s, intelMaxLine) }
 
-// sortLocations orders locations by path, then position.
-func sortLocations(ls []CodeLocation) {
-	slices.SortFunc(ls, func(a, b CodeLocation) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
+// locations maps a server's locations, ordered by path and position, the
+// first limit of them (0: all); total counts those inside the jail and
+// outside the others. Only the files of the locations kept are read.
+func (t *texts) locations(ls []lsp.Location, limit int) (out []CodeLocation, total, outside int) {
+	type at struct {
+		stored string
+		abs    string
+		r      lsp.Range
+	}
+	var in []at
+	seen := map[at]bool{}
+	for _, l := range ls {
+		abs, ok := lsp.Path(l.URI)
+		if !ok || !t.s.jail.Contains(abs) || t.s.jail.Denied(abs, false) {
+			outside++
+			continue
+		}
+		a := at{stored(t.root, abs), abs, l.Range}
+		if !seen[a] {
+			seen[a] = true
+			in = append(in, a)
+		}
+	}
+	slices.SortFunc(in, func(a, b at) int {
+		if c := strings.Compare(a.stored, b.stored); c != 0 {
 			return c
 		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
+		if a.r.Start.Line != b.r.Start.Line {
+			return a.r.Start.Line - b.r.Start.Line
 		}
-		return a.Column - b.Column
+		return a.r.Start.Character - b.r.Start.Character
 	})
+	total = len(in)
+	if limit > 0 && len(in) > limit {
+		in = in[:limit]
+	}
+	out = make([]CodeLocation, 0, len(in))
+	for _, a := range in {
+		if cl, ok := t.location(lsp.Location{URI: lsp.URI(a.abs), Range: a.r}); ok {
+			out = append(out, cl)
+		} else {
+			outside++ // unreadable after all
+			total--
+		}
+	}
+	return out, total, outside
 }
 
 // intelRootServers are the servers a workspace-wide call asks: language's

@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"slices"
 
 	"github.com/editord/editord/editor/lsp"
 )
@@ -40,11 +39,7 @@ func (s *Service) References(ctx context.Context, req *ReferencesRequest) (*Refe
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.intelFile(ctx, req.Path)
-	if err != nil {
-		return nil, err
-	}
-	pos, err := in.position(req.Line, req.Column)
+	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
 	if err != nil {
 		return nil, err
 	}
@@ -54,20 +49,8 @@ func (s *Service) References(ctx context.Context, req *ReferencesRequest) (*Refe
 	if err := in.call(ctx, "textDocument/references", params, &locs); err != nil {
 		return nil, err
 	}
-	out := &ReferencesResponse{References: []CodeLocation{}, Root: in.root}
-	t := s.texts(in.srv, in.root)
-	for _, l := range locs {
-		if cl, ok := t.location(l); ok {
-			out.References = append(out.References, cl)
-		} else {
-			out.OutsideJail++
-		}
-	}
-	sortLocations(out.References)
-	out.References = slices.CompactFunc(out.References, func(a, b CodeLocation) bool { return a == b })
-	out.Total = len(out.References)
-	if len(out.References) > limit {
-		out.References, out.Truncated = out.References[:limit], true
-	}
+	out := &ReferencesResponse{Root: in.root}
+	out.References, out.Total, out.OutsideJail = s.texts(in.srv, in.root).locations(locs, limit)
+	out.Truncated = out.Total > len(out.References)
 	return out, nil
 }

@@ -70,11 +70,7 @@ func (s *Service) Rename(ctx context.Context, req *RenameRequest) (*RenameRespon
 			return nil, err
 		}
 	}
-	in, err := s.intelFile(ctx, req.Path)
-	if err != nil {
-		return nil, err
-	}
-	pos, err := in.position(req.Line, req.Column)
+	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
 	if err != nil {
 		return nil, err
 	}
