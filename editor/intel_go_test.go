@@ -476,3 +476,34 @@ func TestGoServerStopsWhenIdle(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An apply uses its dry run's plan only while nothing was written since:
+// a file that starts using the name after the dry run is seen, and the
+// apply is refused (the rename now changes another file), nothing written.
+func TestGoRenamePlanFollowsWrites(t *testing.T) {
+	e := goEnv(t)
+	ctx := context.Background()
+	req := &RenameRequest{Path: "lib/lib.go", Line: 4, Column: 6, NewName: "Welcome"}
+	dry, err := e.s.Rename(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Versions = map[string]string{}
+	for _, f := range dry.Files {
+		req.Versions[f.Path] = f.Version
+	}
+	if _, err := e.s.Create(ctx, &CreateRequest{Path: "app/more.go", Kind: "file",
+		Content: "package app\n\nimport \"example.com/m/lib\"\n\nvar _ = lib.Greet\n"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.s.Rename(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Applied || !strings.Contains(res.Reason, "app/more.go") {
+		t.Fatalf("apply after a new use of the name: %+v", res)
+	}
+	if got, _ := os.ReadFile(e.abs("lib/lib.go")); string(got) != goModule["lib/lib.go"] {
+		t.Fatal("a refused rename wrote lib/lib.go")
+	}
+}

@@ -70,73 +70,42 @@ func (s *Service) Rename(ctx context.Context, req *RenameRequest) (*RenameRespon
 			return nil, err
 		}
 	}
-	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
-	if err != nil {
-		return nil, err
+	// An apply of the plan a dry run just made, with nothing written in
+	// the workspace since (the journal's last seq) and no draft changed,
+	// writes that plan: asking the server again would give the same edits
+	// (it learns of changes through the same journal), at the cost of a
+	// second rename's type checking.
+	key, seq, drafts := s.renameKey(req)
+	var p *renamePlan
+	if apply {
+		p = s.renames.take(key, seq, drafts)
 	}
-	params := in.docPosition(pos)
-	params["newName"] = req.NewName
-	var we *lsp.WorkspaceEdit
-	if err := in.call(ctx, "textDocument/rename", params, &we); err != nil {
-		return nil, err
-	}
-	if we == nil {
-		return nil, shell.Errorf(shell.CodeInvalidArgument, in.l.stored, "the language server finds nothing to rename at %s:%d:%d; point at a name", display(in.l.stored), req.Line, req.Column)
-	}
-	edits, err := we.Edits()
-	if err != nil {
-		return nil, shell.Errorf(shell.CodeInvalidArgument, in.l.stored, "%v; editor::rename changes the text of files only (move files with editor::move)", err)
-	}
-	if len(edits) > renameMaxFiles {
-		return nil, shell.Errorf(shell.CodeTooLarge, in.l.stored, "the rename changes %d files; the limit is %d", len(edits), renameMaxFiles)
-	}
-	out := &RenameResponse{Files: []RenameFile{}, Root: in.root}
-	rec := s.store.Load()
-	var batch []batchFile
-	for _, abs := range sortedPaths(edits) {
-		l, err := locate(in.root, abs, "path")
-		if err != nil {
+	if p == nil {
+		var err error
+		if p, err = s.renamePlanOf(ctx, req); err != nil {
 			return nil, err
 		}
-		if err := s.visible(l, "the rename would change it"); err != nil {
-			return nil, err
+		if !apply {
+			s.renames.put(key, seq, drafts, p)
 		}
-		cur, err := s.readDisk(l)
-		if err != nil {
-			return nil, err
+	}
+	out, batch := p.response(), p.batch
+	if apply {
+		// Drafts as they are now (a plan taken from the cache is as old
+		// as its dry run).
+		rec := s.store.Load()
+		for i := range out.Files {
+			out.Files[i].Draft = dirtyIn(rec, p.root, out.Files[i].Path)
 		}
-		if !cur.exists {
-			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "the rename changes %s, which does not exist on disk", display(l.stored))
-		}
-		if !isText(cur.data) {
-			return nil, shell.Errorf(shell.CodeBinary, l.stored, "the rename changes %s, which is binary", display(l.stored))
-		}
-		f := RenameFile{Path: l.stored, Version: cur.version, Edits: len(edits[abs])}
-		if dirtyIn(rec, in.root, l.stored) {
-			f.Draft = true
-		} else if held, ok := in.srv.Held(l.abs); ok && held != string(cur.data) {
-			// The server planned on text the disk no longer holds.
-			f.Conflict = true
-		}
-		next, err := lsp.Apply(string(cur.data), edits[abs])
-		if err != nil {
-			return nil, shell.Errorf(shell.CodeInternal, l.stored, "the language server's edits of %s do not apply: %v", display(l.stored), err)
-		}
-		if d := s.changeDiff(l, "modified", cur.data, []byte(next)); !d.Truncated {
-			f.Patch = d.Patch
-		}
-		out.Edits += f.Edits
-		out.Files = append(out.Files, f)
-		batch = append(batch, batchFile{l: l, want: cur.version, next: []byte(next)})
 	}
 	if !apply {
 		return out, nil
 	}
-	if reason := renameRefusal(out.Files, req.Versions, in.root); reason != "" {
+	if reason := renameRefusal(out.Files, req.Versions, p.root); reason != "" {
 		out.Conflict, out.Reason = true, reason
 		return out, nil
 	}
-	res, err := s.writeBatch(withCause(ctx, "editor::rename"), in.root, "editor::rename", batch)
+	res, err := s.writeBatch(withCause(ctx, "editor::rename"), p.root, "editor::rename", batch)
 	if err != nil {
 		return nil, err
 	}
@@ -203,4 +172,84 @@ func hasHave(n int) string {
 		return "has"
 	}
 	return "have"
+}
+
+// renamePlan is a rename's dry run: the response and the batch that
+// writes it.
+type renamePlan struct {
+	root  string
+	out   RenameResponse
+	batch []batchFile
+}
+
+// response is a copy of the plan's response, for a call to fill in.
+func (p *renamePlan) response() *RenameResponse {
+	out := p.out
+	out.Files = slices.Clone(p.out.Files)
+	return &out
+}
+
+// renamePlanOf asks the server for the rename's edits and applies them to
+// the files as they are on disk.
+func (s *Service) renamePlanOf(ctx context.Context, req *RenameRequest) (*renamePlan, error) {
+	in, pos, err := s.intelAt(ctx, req.Path, req.Line, req.Column)
+	if err != nil {
+		return nil, err
+	}
+	params := in.docPosition(pos)
+	params["newName"] = req.NewName
+	var we *lsp.WorkspaceEdit
+	if err := in.call(ctx, "textDocument/rename", params, &we); err != nil {
+		return nil, err
+	}
+	if we == nil {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, in.l.stored, "the language server finds nothing to rename at %s:%d:%d; point at a name", display(in.l.stored), req.Line, req.Column)
+	}
+	edits, err := we.Edits()
+	if err != nil {
+		return nil, shell.Errorf(shell.CodeInvalidArgument, in.l.stored, "%v; editor::rename changes the text of files only (move files with editor::move)", err)
+	}
+	if len(edits) > renameMaxFiles {
+		return nil, shell.Errorf(shell.CodeTooLarge, in.l.stored, "the rename changes %d files; the limit is %d", len(edits), renameMaxFiles)
+	}
+	out := &RenameResponse{Files: []RenameFile{}, Root: in.root}
+	rec := s.store.Load()
+	var batch []batchFile
+	for _, abs := range sortedPaths(edits) {
+		l, err := locate(in.root, abs, "path")
+		if err != nil {
+			return nil, err
+		}
+		if err := s.visible(l, "the rename would change it"); err != nil {
+			return nil, err
+		}
+		cur, err := s.readDisk(l)
+		if err != nil {
+			return nil, err
+		}
+		if !cur.exists {
+			return nil, shell.Errorf(shell.CodeNotFound, l.stored, "the rename changes %s, which does not exist on disk", display(l.stored))
+		}
+		if !isText(cur.data) {
+			return nil, shell.Errorf(shell.CodeBinary, l.stored, "the rename changes %s, which is binary", display(l.stored))
+		}
+		f := RenameFile{Path: l.stored, Version: cur.version, Edits: len(edits[abs])}
+		if dirtyIn(rec, in.root, l.stored) {
+			f.Draft = true
+		} else if held, ok := in.srv.Held(l.abs); ok && held != string(cur.data) {
+			// The server planned on text the disk no longer holds.
+			f.Conflict = true
+		}
+		next, err := lsp.Apply(string(cur.data), edits[abs])
+		if err != nil {
+			return nil, shell.Errorf(shell.CodeInternal, l.stored, "the language server's edits of %s do not apply: %v", display(l.stored), err)
+		}
+		if d := s.changeDiff(l, "modified", cur.data, []byte(next)); !d.Truncated {
+			f.Patch = d.Patch
+		}
+		out.Edits += f.Edits
+		out.Files = append(out.Files, f)
+		batch = append(batch, batchFile{l: l, want: cur.version, next: []byte(next)})
+	}
+	return &renamePlan{root: in.root, out: *out, batch: batch}, nil
 }

@@ -44,6 +44,8 @@ type Service struct {
 	// lsp runs the language servers of the code intelligence functions
 	// (intel.go).
 	lsp *lsp.Manager
+	// renames keeps editor::rename's last dry runs for their apply.
+	renames renamePlans
 }
 
 // New opens the jail and the state dir.
