@@ -10,8 +10,8 @@ package main
 //   - editor::references of a name used in hundreds of files, warm
 //     (goal ≤ 500 ms);
 //   - editor::rename of an exported name used across packages: the dry
-//     run warm, and the apply (the server asked again, every file checked
-//     and written) — goal ≤ 2 s — with the files it writes compared byte
+//     run warm, and the apply (the dry run's plan, every file checked and
+//     written) — goal ≤ 2 s — with the files it writes compared byte
 //     for byte with `gopls rename -w` run on a copy of the workspace, whose
 //     time (a cold gopls) is the reference column.
 //
@@ -224,7 +224,7 @@ func benchLSP(r *report) {
 	}
 	r.add(fmt.Sprintf("editor::rename of DeepHashObject (%d edits in %d files, across packages): dry run warm (first %s; %s)", dry.Edits, len(dry.Files), fmtDur(dryCold), dryCPU),
 		fmtDur(dryT.median()), "", "", "—", "")
-	r.add(fmt.Sprintf("editor::rename apply (server asked again, %d files checked and written as one batch; first apply %s; %s), p50 / p90", len(dry.Files), applyCPU, equal),
+	r.add(fmt.Sprintf("editor::rename apply (the dry run's plan: %d files checked and written as one batch; first apply %s; %s), p50 / p90", len(dry.Files), applyCPU, equal),
 		fmtDur(applyT2.q(0.5))+" / "+fmtDur(applyT2.q(0.9)), "gopls rename -w (a cold gopls): "+fmtDur(goplsT), "", "≤ 2 s, equal", verdictAbsOK(applyT2.median(), 2*time.Second, same))
 	r.add("editor::rename dry run + apply, renaming back and forth (p50)", fmtDur(e2e.median()), "", "", "—", "")
 	if pid := goplsPid(s.pid()); pid > 0 {
