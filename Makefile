@@ -4,7 +4,7 @@ BIN := bin/editord
 WEB := protocol/web
 ADDR ?= 127.0.0.1:8765
 
-.PHONY: build test test-short bench bench-page run run-stdio schemas screenshots stress vet web
+.PHONY: build test test-short bench bench-page lsp run run-stdio schemas screenshots stress vet web
 
 build:
 	$(GO) build -o $(BIN) ./cmd/editord
@@ -77,6 +77,21 @@ stress:
 # Issue 19's attacks, one test each (docs/reliability.md, "Hardening, round
 # three"); the Stress ones among them run above too.
 HARDENING = TestHTTPEveryEventReachesABusyClient|TestHTTPUnknownSessionRefused|TestRingStoreBoundsAndReplay|TestHTTPSessions|TestReplaceRefusesAGrowingResultBeforeMakingIt|TestReplacePatchesBoundedInAll|TestReplaceMeasuresBeforeBuilding|TestReplaceStreamingIsTheReference|TestSearchContextBounded|TestGitLogAndBlameCutHostileSubjects|TestPlantedStateRefused|TestOpenKeepsTheTokenOutOfArgv|TestWalkSweepsStaleTemps|TestWatchSedOnOpenBufferAfterRestartHasPatch|TestWatchExternalThenGuardedSaveBothJournaled|TestWatchGuardedSaveThenExternalPatchFollowsIt|TestStressJournalReplaysInterleavedWriters|TestStressReplaceKilledMidway
+
+# The language servers the code intelligence tests and benchmarks run
+# (editor/lsp), pinned: gopls built from the Go module proxy into
+# testdata/lsp/bin, typescript-language-server, typescript and pyright from
+# testdata/lsp/package-lock.json. Neither is committed; .ci/run runs this.
+GOPLS_VERSION := v0.23.0
+LSP := testdata/lsp
+lsp: $(LSP)/bin/.gopls-$(GOPLS_VERSION) $(LSP)/node_modules/.package-lock.json
+
+$(LSP)/bin/.gopls-$(GOPLS_VERSION):
+	GOBIN=$(CURDIR)/$(LSP)/bin GOFLAGS= GOTOOLCHAIN=local $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	touch $@
+
+$(LSP)/node_modules/.package-lock.json: $(LSP)/package-lock.json
+	cd $(LSP) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 # Regenerate the golden tool schemas after changing a request or response
 # type, then the page's wire types from them (protocol/web/src/wire.ts).

@@ -1,5 +1,7 @@
 package editor
 
+import "github.com/editord/editord/editor/lsp"
+
 // Config is the whole configuration file (docs/contract.md §6). The toml tags
 // are the key names, cmd/editord rejects keys that are not here, and the
 // desc tags say what each does in docs/reference.md.
@@ -11,6 +13,9 @@ type Config struct {
 	Tools  ToolsConfig  `toml:"tools"`
 	HTTP   HTTPConfig   `toml:"http"`
 	Run    RunConfig    `toml:"run"` // editor::run (run_config.go)
+	// LSP are the language servers, by name ([lsp.go], ...): see
+	// editor/lsp's ServerConfig.
+	LSP map[string]lsp.ServerConfig `toml:"lsp"`
 }
 
 // ToolsConfig shapes the MCP tool list (toolsets.go).
@@ -93,6 +98,7 @@ func DefaultConfig() Config {
 		Tools:  ToolsConfig{Toolsets: append([]string{}, DefaultToolsets...)},
 		HTTP:   defaultHTTPConfig(),
 		Run:    defaultRunConfig(),
+		LSP:    lsp.DefaultServers(),
 	}
 }
 

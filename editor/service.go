@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/editord/editord/editor/lsp"
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -39,6 +40,11 @@ type Service struct {
 	quiesced quiesceSeen
 	// runs are the editor::run jobs this process runs (run_jobs.go).
 	runs runState
+	// lsp runs the language servers of the code intelligence functions
+	// (intel.go).
+	lsp *lsp.Manager
+	// renames keeps editor::rename's last dry runs for their apply.
+	renames renamePlans
 }
 
 // New opens the jail and the state dir.
@@ -93,7 +99,8 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail)}
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail),
+		lsp: lsp.NewManager(jail, cfg.LSP)}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})
@@ -183,6 +190,7 @@ func DefaultStateDir(jailRoot string) string {
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
 	s.stopRuns()
+	s.lsp.Close()
 	s.find.Close()
 	s.store.Close()
 	return s.jail.Close()

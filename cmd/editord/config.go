@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/editord/editord/editor"
+	"github.com/editord/editord/editor/lsp"
 	"github.com/editord/editord/shell"
 )
 
@@ -49,18 +50,28 @@ func loadConfig(path string) (editor.Config, string, error) {
 	if err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
+	var keys []string
+	for _, k := range md.Undecoded() {
+		if !freeForm(k) {
+			keys = append(keys, k.String())
 		}
-		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools], [http], [run]; see README.md)", abs, strings.Join(keys, ", "))
 	}
+	if len(keys) > 0 {
+		sort.Strings(keys)
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools], [http], [run], [lsp.NAME]; see README.md)", abs, strings.Join(keys, ", "))
+	}
+	cfg.LSP = lsp.WithDefaults(cfg.LSP)
 	if err := validate(cfg); err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
 	}
 	return cfg, abs, nil
+}
+
+// freeForm reports whether k lies inside a table whose keys are the
+// server's own (an [lsp.NAME] table's settings and initialization_options),
+// which the decoder lists as undecoded.
+func freeForm(k toml.Key) bool {
+	return len(k) > 3 && k[0] == "lsp" && (k[2] == "settings" || k[2] == "initialization_options")
 }
 
 func validate(c editor.Config) error {
@@ -93,6 +104,17 @@ func validate(c editor.Config) error {
 	}
 	if err := c.Run.Validate(); err != nil {
 		return err
+	}
+	for name, srv := range c.LSP {
+		if len(srv.Command) == 0 || srv.Command[0] == "" {
+			return fmt.Errorf("lsp.%s.command is empty; give the server's program and arguments, e.g. command = [\"gopls\"]", name)
+		}
+		if len(srv.Languages) == 0 {
+			return fmt.Errorf("lsp.%s.languages is empty; name the languages it serves, e.g. languages = [\"go\"]", name)
+		}
+		if srv.IdleSeconds < 0 {
+			return fmt.Errorf("lsp.%s.idle_seconds must be 0 or more, got %d", name, srv.IdleSeconds)
+		}
 	}
 	for _, r := range c.Jail.Roots {
 		if !filepath.IsAbs(r) {

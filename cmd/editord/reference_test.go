@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -72,13 +75,20 @@ are an error that names the key.
 `)
 	cfg := editor.DefaultConfig()
 	v, t := reflect.ValueOf(cfg), reflect.TypeOf(cfg)
-	for i := range t.NumField() {
-		sec := t.Field(i)
-		fmt.Fprintf(&b, "### [%s]\n\n| key | default | what it does |\n|---|---|---|\n", sec.Tag.Get("toml"))
-		sv := v.Field(i)
-		for j := range sec.Type.NumField() {
-			k := sec.Type.Field(j)
+	table := func(name string, sv reflect.Value) {
+		fmt.Fprintf(&b, "### [%s]\n\n| key | default | what it does |\n|---|---|---|\n", name)
+		st := sv.Type()
+		for j := range st.NumField() {
+			k := st.Field(j)
 			def, err := toml.Marshal(map[string]any{"v": sv.Field(j).Interface()})
+			if sv.Field(j).Kind() == reflect.Map {
+				// An inline table, written as TOML would inline it.
+				def, err = json.Marshal(sv.Field(j).Interface())
+				def = append([]byte("v = "), bytes.ReplaceAll(def, []byte(`":`), []byte(`" = `))...)
+				if sv.Field(j).Len() == 0 {
+					def = []byte("v = {}")
+				}
+			}
 			if err != nil {
 				panic(err)
 			}
@@ -86,6 +96,19 @@ are an error that names the key.
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", k.Tag.Get("toml"), val, cell(k.Tag.Get("desc")))
 		}
 		b.WriteString("\n")
+	}
+	for i := range t.NumField() {
+		sec, sv := t.Field(i), v.Field(i)
+		if sec.Type.Kind() != reflect.Map {
+			table(sec.Tag.Get("toml"), sv)
+			continue
+		}
+		// A table of tables ([lsp.NAME]): each default one.
+		keys := sv.MapKeys()
+		sort.Slice(keys, func(a, b int) bool { return keys[a].String() < keys[b].String() })
+		for _, k := range keys {
+			table(sec.Tag.Get("toml")+"."+k.String(), sv.MapIndex(k))
+		}
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }

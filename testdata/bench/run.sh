@@ -11,7 +11,8 @@
 # later runs. Delete the folder to rebuild it. Other knobs:
 #   BENCH_BIN=PATH        the binary under test (default bin/editord)
 #   BENCH_RUNS=N          runs per slow measurement (default 5, minimum 5)
-#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history,agent,run
+#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history,agent,run,lsp
+#                         (lsp alone runs on its own workspace, without the corpus)
 #   BENCH_SCALE=a,b       only these rows of scale: first,exact,capped,mib,kept,buffers,http
 #   BENCH_FIRST=fresh|kept  first calls on a fresh state dir, or on a restart (default both)
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
@@ -55,6 +56,19 @@ if [[ ! -f $fsmcp ]] && command -v npm >/dev/null 2>&1; then
 		log "note: could not install it; the 1 MiB stdio rows will have no peer"
 fi
 [[ -f $fsmcp ]] && export BENCH_FSMCP="$fsmcp"
+
+# The lsp group's workspace (kubernetes and the modules it needs) and the
+# pinned gopls (make lsp), when it runs.
+lspargs=()
+if [[ ,${BENCH_ONLY:-lsp}, == *,lsp,* ]]; then
+	lspdir=$("$repo/testdata/bench/lsp-corpus.sh" "$bench")
+	make -s -C "$repo" lsp >&2
+	lspargs=(-lsp-corpus "$lspdir" -gopls "$repo/testdata/lsp/bin/gopls")
+	if [[ ${BENCH_ONLY:-} == lsp ]]; then
+		log "running the driver (lsp only, on $lspdir)"
+		exec go run ./testdata/bench/driver -corpus "$lspdir" -bin "$bin" -out "$bench/results.md" "${lspargs[@]}" "$@"
+	fi
+fi
 
 # 2. The corpus, assembled once.
 if [[ ${BENCH_SMALL:-} == 1 ]]; then
@@ -150,4 +164,4 @@ fi
 
 # 3. The driver.
 log "running the driver"
-exec go run ./testdata/bench/driver -corpus "$corpus" -bin "$bin" -out "$bench/results.md" "$@"
+exec go run ./testdata/bench/driver -corpus "$corpus" -bin "$bin" -out "$bench/results.md" "${lspargs[@]}" "$@"

@@ -6,6 +6,7 @@
 import { Text, Transaction, type ChangeSpec } from "@codemirror/state";
 import type { App, DraftResult, OpenResult, SaveResult } from "./app";
 import { makeState, languageSlot } from "./editorstate";
+import { codeIntel } from "./intel";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
@@ -125,6 +126,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     language: lang,
     hooks: { save: () => void save(app, tab) },
     clean: doc === tab.disk.text,
+    extra: codeIntel(app, tab),
   });
   if (restoredOver) {
     // The draft's edits are over restoredOver; the disk has moved on since.

@@ -45,7 +45,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean; extra?: Extension }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -63,6 +63,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
       coeditFor(opts.clean ?? true),
+      opts.extra ?? [],
       opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
     ],
   });

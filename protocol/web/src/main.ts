@@ -28,6 +28,8 @@ import { searchPanel } from "./views/searchpanel";
 import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
+import { noteChange } from "./intel";
+import { problemsView } from "./views/problems";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -75,6 +77,7 @@ function start(): void {
       }
       addActivity(app, ev);
       refreshGitSoon(app);
+      noteChange(app);
       void changed(app, ev)
         .then((moved) => {
           const tab = model.tabs.get(ev.path);
@@ -125,6 +128,7 @@ function start(): void {
   runPanel(panels.run, app);
   tabsView(tabs, app);
   bannerView(banners, app);
+  problemsView(main, app);
   statusView(main, app);
   model.on("tabs", () => {
     document.title = `${model.activeTab ? model.activeTab.name + " — " : ""}${model.root.split("/").pop() || "editord"}`;

@@ -139,6 +139,30 @@ export interface CreateResult {
   root: string;
 }
 
+/** editor::definition: its arguments. */
+export interface DefinitionRequest {
+  /** 1-based column, in characters. */
+  column: number;
+  /** 1-based line. */
+  line: number;
+  /** File, root-relative. */
+  path: string;
+}
+
+/** editor::definition: its structured result. */
+export interface DefinitionResult {
+  definitions: {
+    column: number;
+    end_column: number;
+    end_line: number;
+    line: number;
+    path: string;
+    text: string;
+  }[];
+  outside_jail: number;
+  root: string;
+}
+
 /** editor::delete: its arguments. */
 export interface DeleteRequest {
   /** File or folder to delete. */
@@ -163,6 +187,40 @@ export interface DeleteResult {
   deleted: boolean;
   path: string;
   root: string;
+}
+
+/** editor::diagnostics: its arguments. */
+export interface DiagnosticsRequest {
+  /** Without path: go, typescript or python (default: guessed from the root). */
+  language?: string;
+  /** At most this many (up to 5000). */
+  limit?: number;
+  /** A file; omit for the workspace. */
+  path?: string;
+  /** Wait at most this long for the server's check (up to 120000). */
+  wait_ms?: number;
+}
+
+/** editor::diagnostics: its structured result. */
+export interface DiagnosticsResult {
+  diagnostics: {
+    code: string;
+    column: number;
+    end_column: number;
+    end_line: number;
+    line: number;
+    message: string;
+    path: string;
+    severity: string;
+    source: string;
+    text: string;
+  }[];
+  errors: number;
+  root: string;
+  settled: boolean;
+  total: number;
+  truncated: boolean;
+  warnings: number;
 }
 
 /** editor::diff: its arguments. */
@@ -573,6 +631,30 @@ export interface GitUndoCommitResult {
   undone_sha: string;
 }
 
+/** editor::hover: its arguments. */
+export interface HoverRequest {
+  /** 1-based column, in characters. */
+  column: number;
+  /** 1-based line. */
+  line: number;
+  /** File, root-relative. */
+  path: string;
+}
+
+/** editor::hover: its structured result. */
+export interface HoverResult {
+  contents: string;
+  range?: {
+    column: number;
+    end_column: number;
+    end_line: number;
+    line: number;
+    path: string;
+    text: string;
+  } | null;
+  root: string;
+}
+
 /** editor::move: its arguments. */
 export interface MoveRequest {
   /** Path to move. */
@@ -632,6 +714,67 @@ export interface OpenResult {
   total_lines: number;
   truncated: boolean;
   version: string;
+}
+
+/** editor::references: its arguments. */
+export interface ReferencesRequest {
+  /** 1-based column, in characters. */
+  column: number;
+  /** Include the declaration. */
+  include_declaration?: boolean;
+  /** At most this many (up to 5000). */
+  limit?: number;
+  /** 1-based line. */
+  line: number;
+  /** File, root-relative. */
+  path: string;
+}
+
+/** editor::references: its structured result. */
+export interface ReferencesResult {
+  outside_jail: number;
+  references: {
+    column: number;
+    end_column: number;
+    end_line: number;
+    line: number;
+    path: string;
+    text: string;
+  }[];
+  root: string;
+  total: number;
+  truncated: boolean;
+}
+
+/** editor::rename: its arguments. */
+export interface RenameRequest {
+  /** 1-based column, in characters. */
+  column: number;
+  /** 1-based line. */
+  line: number;
+  /** The new name. */
+  new_name: string;
+  /** File, root-relative. */
+  path: string;
+  /** Apply: {path: version} from the dry run; omit for the dry run. */
+  versions?: Record<string, string>;
+}
+
+/** editor::rename: its structured result. */
+export interface RenameResult {
+  applied: boolean;
+  conflict: boolean;
+  edits: number;
+  files: {
+    conflict: boolean;
+    draft: boolean;
+    edits: number;
+    patch: string;
+    path: string;
+    version: string;
+  }[];
+  reason: string;
+  root: string;
 }
 
 /** editor::replace: its arguments. */
@@ -898,6 +1041,37 @@ export interface SearchResult {
     reason: string;
   }[];
   skipped_total: number;
+  total: number;
+  truncated: boolean;
+}
+
+/** editor::symbols: its arguments. */
+export interface SymbolsRequest {
+  /** With query: go, typescript or python (default: guessed from the root). */
+  language?: string;
+  /** At most this many (up to 5000). */
+  limit?: number;
+  /** A file: its outline. */
+  path?: string;
+  /** Or: a workspace search by name (fuzzy). */
+  query?: string;
+}
+
+/** editor::symbols: its structured result. */
+export interface SymbolsResult {
+  outside_jail: number;
+  root: string;
+  symbols: {
+    column: number;
+    container: string;
+    depth: number;
+    detail: string;
+    end_line: number;
+    kind: string;
+    line: number;
+    name: string;
+    path: string;
+  }[];
   total: number;
   truncated: boolean;
 }

@@ -95,6 +95,7 @@ func main() {
 		{"history", benchHistory},
 		{"agent", benchAgent},
 		{"run", benchRun},
+		{"lsp", benchLSP},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
@@ -231,6 +232,7 @@ func esc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 var watched = []string{
 	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks", "editor::git::log", "editor::git::blame",
 	"editor::open", "editor::save", "editor::diff", "editor::workspace::get", "editor::changes",
+	"editor::symbols", "editor::references", "editor::rename",
 }
 
 func servedFunctions() map[string]bool {

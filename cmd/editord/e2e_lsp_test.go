@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Code intelligence through the real binary, a real MCP client and the
+// project's pinned gopls (make lsp; .ci/run installs it).
+
+// goplsForTests is the pinned gopls, or skips (fails under CI) without it.
+func goplsForTests(t *testing.T) string {
+	t.Helper()
+	wd, _ := os.Getwd()
+	p := filepath.Join(wd, "..", "..", "testdata", "lsp", "bin", "gopls")
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed; .ci/run installs it (make lsp)", p)
+		}
+		t.Skipf("%s is not installed; run make lsp", p)
+	}
+	return filepath.Clean(p)
+}
+
+// serveWithConfig is serveClient with a config file.
+func serveWithConfig(t *testing.T, root, config string) *session {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewStdioMCPClient(binary, nil, "serve", "--root", root, "--state-dir", t.TempDir(), "--config", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
+		ClientInfo:      mcp.Implementation{Name: "editord-e2e", Version: "1"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	return &session{t: t, c: c}
+}
+
+func TestE2ECodeIntelligence(t *testing.T) {
+	gopls := goplsForTests(t)
+	root := workspaceDir(t)
+	for p, c := range map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\n// Greet says hello.\nfunc Greet() string { return \"hi\" }\n",
+		"main.go":    "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { println(lib.Greet()) }\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := serveWithConfig(t, root, "[lsp.go]\ncommand = [\""+gopls+"\"]\n")
+	refs := s.mustCall("editor_references", map[string]any{"path": "main.go", "line": 5, "column": 29})
+	if refs["total"] != float64(2) {
+		t.Fatalf("references %v", refs)
+	}
+	want := "2 references\nlib/lib.go:4:6: func Greet() string { return \"hi\" }\nmain.go:5:27: func main() { println(lib.Greet()) }\n"
+	if s.text != want {
+		t.Fatalf("text block:\n%s\nwant:\n%s", s.text, want)
+	}
+	s.mustCall("editor_symbols", map[string]any{"path": "lib/lib.go"})
+	if s.text != "lib/lib.go\n4: function Greet func() string\n" {
+		t.Fatalf("outline text block %q", s.text)
+	}
+	dry := s.mustCall("editor_rename", map[string]any{"path": "lib/lib.go", "line": 4, "column": 6, "new_name": "Hello"})
+	if !strings.HasPrefix(s.text, "dry run: 3 occurrences in 2 files; nothing written. To write, call editor_rename again") {
+		t.Fatalf("dry run text block %q", s.text)
+	}
+	versions := map[string]any{}
+	for _, f := range dry["files"].([]any) {
+		f := f.(map[string]any)
+		versions[f["path"].(string)] = f["version"]
+	}
+	s.mustCall("editor_rename", map[string]any{"path": "lib/lib.go", "line": 4, "column": 6, "new_name": "Hello", "versions": versions})
+	if got, _ := os.ReadFile(filepath.Join(root, "main.go")); !strings.Contains(string(got), "lib.Hello()") {
+		t.Fatalf("main.go after the rename: %s", got)
+	}
+}
+
+// A server that is not installed is a clear refusal naming how to install
+// it; a misspelt key of an [lsp] table is refused at start.
+func TestE2ECodeIntelligenceMissingServer(t *testing.T) {
+	root := workspaceDir(t)
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	s := serveWithConfig(t, root, "[lsp.go]\ncommand = [\"gopls-not-installed-anywhere\"]\n")
+	out, isErr := s.call("editor_symbols", map[string]any{"path": "a.go"})
+	e, _ := out["error"].(map[string]any)
+	if !isErr || e["code"] != "not_found" || !strings.Contains(s.text, "go install golang.org/x/tools/gopls@") {
+		t.Fatalf("missing server: %v %q", out, s.text)
+	}
+	cfg := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(cfg, []byte("[lsp.go]\ncomand = [\"gopls\"]\n"), 0o644)
+	_, _, err := loadConfig(cfg)
+	if err == nil || !strings.Contains(err.Error(), "lsp.go.comand") {
+		t.Fatalf("misspelt key: %v", err)
+	}
+}

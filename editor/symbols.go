@@ -1,0 +1,157 @@
+package editor
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/editord/editord/editor/lsp"
+)
+
+type SymbolsRequest struct {
+	Path     string `json:"path,omitempty" desc:"A file: its outline."`
+	Query    string `json:"query,omitempty" desc:"Or: a workspace search by name (fuzzy)."`
+	Language string `json:"language,omitempty" desc:"With query: go, typescript or python (default: guessed from the root)."`
+	Limit    int    `json:"limit,omitempty" default:"200" desc:"At most this many (up to 5000)."`
+}
+
+type SymbolsResponse struct {
+	Symbols     []Symbol `json:"symbols" desc:"An outline in file order (depth nests it), or a query's matches in the server's order (best first)."`
+	Total       int      `json:"total" desc:"Symbols found inside the jail."`
+	Truncated   bool     `json:"truncated" desc:"True when limit cut the list."`
+	OutsideJail int      `json:"outside_jail" desc:"Matches outside the jail, not shown."`
+	Root        string   `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+}
+
+// Symbol is one declared name.
+type Symbol struct {
+	Name      string `json:"name" desc:"The symbol's name."`
+	Kind      string `json:"kind" desc:"function, method, struct, class, interface, variable, constant, field, ..."`
+	Detail    string `json:"detail,omitempty" desc:"What the server adds (a signature, a type)."`
+	Container string `json:"container,omitempty" desc:"The enclosing symbol or package."`
+	Depth     int    `json:"depth" desc:"Nesting in an outline: 0 for top-level symbols."`
+	Path      string `json:"path" desc:"The file, root-relative."`
+	Line      int    `json:"line" desc:"1-based line of its name."`
+	Column    int    `json:"column" desc:"1-based column of its name, in characters."`
+	EndLine   int    `json:"end_line" desc:"Last line of its whole declaration (body included)."`
+}
+
+const (
+	symbolsDefault = 200
+	symbolsCap     = 5000
+)
+
+func init() {
+	define("editor::symbols",
+		"Symbols from the language server's index: a file's outline (path), or a workspace search by name (query), as kind, name, path:line.",
+		readOnly, (*Service).Symbols)
+}
+
+func (s *Service) Symbols(ctx context.Context, req *SymbolsRequest) (*SymbolsResponse, error) {
+	if (req.Path == "") == (req.Query == "") {
+		return nil, invalid("pass path (a file's outline) or query (a workspace symbol search), one of them")
+	}
+	limit, err := countArg("limit", req.Limit, symbolsDefault, symbolsCap)
+	if err != nil {
+		return nil, err
+	}
+	var out *SymbolsResponse
+	if req.Path != "" {
+		out, err = s.outline(ctx, req.Path)
+	} else {
+		out, err = s.workspaceSymbols(ctx, req.Query, req.Language)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Total = len(out.Symbols)
+	if len(out.Symbols) > limit {
+		out.Symbols, out.Truncated = out.Symbols[:limit], true
+	}
+	return out, nil
+}
+
+func (s *Service) outline(ctx context.Context, p string) (*SymbolsResponse, error) {
+	in, err := s.intelFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	var raw []json.RawMessage
+	params := map[string]any{"textDocument": map[string]any{"uri": lsp.URI(in.l.abs)}}
+	if err := in.call(ctx, "textDocument/documentSymbol", params, &raw); err != nil {
+		return nil, err
+	}
+	out := &SymbolsResponse{Symbols: []Symbol{}, Root: in.root}
+	var walk func(ds []lsp.DocumentSymbol, container string, depth int)
+	walk = func(ds []lsp.DocumentSymbol, container string, depth int) {
+		for _, d := range ds {
+			line, col := in.text.FromLSP(d.SelectionRange.Start)
+			end, _ := in.text.FromLSP(d.Range.End)
+			out.Symbols = append(out.Symbols, Symbol{Name: d.Name, Kind: lsp.SymbolKindName(d.Kind), Detail: d.Detail,
+				Container: container, Depth: depth, Path: in.l.stored, Line: line, Column: col, EndLine: end})
+			walk(d.Children, d.Name, depth+1)
+		}
+	}
+	for _, item := range raw {
+		var probe struct {
+			Location json.RawMessage `json:"location"`
+		}
+		_ = json.Unmarshal(item, &probe)
+		if probe.Location == nil {
+			var d lsp.DocumentSymbol
+			if json.Unmarshal(item, &d) == nil {
+				walk([]lsp.DocumentSymbol{d}, "", 0)
+			}
+			continue
+		}
+		// The flat form: no nesting but a container's name.
+		var si lsp.SymbolInformation
+		var l lsp.Location
+		if json.Unmarshal(item, &si) == nil && json.Unmarshal(si.Location, &l) == nil {
+			line, col := in.text.FromLSP(l.Range.Start)
+			end, _ := in.text.FromLSP(l.Range.End)
+			out.Symbols = append(out.Symbols, Symbol{Name: si.Name, Kind: lsp.SymbolKindName(si.Kind), Container: si.ContainerName,
+				Path: in.l.stored, Line: line, Column: col, EndLine: end})
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) workspaceSymbols(ctx context.Context, query, language string) (*SymbolsResponse, error) {
+	root, err := s.root()
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.intelRootServers(root, language)
+	if err != nil {
+		return nil, err
+	}
+	out := &SymbolsResponse{Symbols: []Symbol{}, Root: root}
+	for _, name := range names {
+		srv, err := s.intelServer(ctx, name, root)
+		if err != nil {
+			return nil, err
+		}
+		var raw []lsp.SymbolInformation
+		cctx, cancel := context.WithTimeout(ctx, intelTimeout)
+		err = srv.Call(cctx, "workspace/symbol", map[string]any{"query": query}, &raw)
+		cancel()
+		if err != nil {
+			return nil, intelError(err, "")
+		}
+		t := s.texts(srv, root)
+		for _, si := range raw {
+			var l lsp.Location
+			if json.Unmarshal(si.Location, &l) != nil {
+				continue
+			}
+			cl, ok := t.location(l)
+			if !ok {
+				out.OutsideJail++
+				continue
+			}
+			out.Symbols = append(out.Symbols, Symbol{Name: si.Name, Kind: lsp.SymbolKindName(si.Kind), Container: si.ContainerName,
+				Path: cl.Path, Line: cl.Line, Column: cl.Column, EndLine: cl.EndLine})
+		}
+	}
+	return out, nil
+}
