@@ -3,10 +3,9 @@
 // guarded by the version the person's edits were made over; a conflict
 // opens the merge view, never an overwrite.
 
-import { Text, Transaction, type ChangeSpec } from "@codemirror/state";
+import { Text, Transaction, type ChangeSpec, type Extension } from "@codemirror/state";
 import type { App, DraftResult, OpenResult, SaveResult } from "./app";
 import { makeState, languageSlot } from "./editorstate";
-import { codeIntel } from "./intel";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
 import { Tab, type BufferRec } from "./model";
@@ -15,6 +14,14 @@ import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
 import { resetBase, saveBegins, saveEnds, setPending } from "./coedit";
 import { afterPatch, follow, readDisk, rebaseOnto, type Known } from "./rebase";
+
+/** Extensions other features give every tab's editor (intel.ts's code
+ * intelligence), registered by main.ts so that this module imports none of
+ * them. */
+const tabExtensions: ((app: App, tab: Tab) => Extension)[] = [];
+export function addTabExtension(f: (app: App, tab: Tab) => Extension): void {
+  tabExtensions.push(f);
+}
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -126,7 +133,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     language: lang,
     hooks: { save: () => void save(app, tab) },
     clean: doc === tab.disk.text,
-    extra: codeIntel(app, tab),
+    extra: tabExtensions.map((f) => f(app, tab)),
   });
   if (restoredOver) {
     // The draft's edits are over restoredOver; the disk has moved on since.

@@ -4,7 +4,7 @@
 import "./jitless";
 import type { App } from "./app";
 import { h } from "./dom";
-import { activate, changed, load, save } from "./docs";
+import { activate, addTabExtension, changed, load, save } from "./docs";
 import { flushDrafts, scheduleDraft } from "./drafts";
 import { scheduleFocus } from "./focus";
 import { Link } from "./mcp";
@@ -28,7 +28,7 @@ import { searchPanel } from "./views/searchpanel";
 import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
-import { noteChange } from "./intel";
+import { codeIntel, noteChange } from "./intel";
 import { problemsView } from "./views/problems";
 
 function noToken(why: string): void {
@@ -116,6 +116,7 @@ function start(): void {
   } satisfies App);
   // Three ways when the text the person's edits were made over is known,
   // else the disk's text beside theirs.
+  addTabExtension(codeIntel);
   dialogs.onMerge = (tab) => {
     if (tab.theirs && tab.disk && tab.state && tab.disk.version === tab.over) void merge3Dialog(app, dialogs, tab);
     else void mergeDialog(app, dialogs, tab);

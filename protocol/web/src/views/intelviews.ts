@@ -4,7 +4,7 @@
 
 import type { App } from "../app";
 import { h } from "../dom";
-import { revealAt, type CodeLocation } from "../intel";
+import { revealAt, type CodeLocation } from "../intelnav";
 
 /** Locations grouped by file; a click opens one. */
 export function showLocations(app: App, title: string, locs: CodeLocation[], total: number): void {
