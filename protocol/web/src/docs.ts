@@ -12,6 +12,7 @@ import { Tab, type BufferRec } from "./model";
 import { eolOf, fromDisk, toDisk } from "./text";
 import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
+import { sizeOf } from "./unreadable";
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -62,11 +63,19 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
   try {
     r = await app.link.call<OpenResult>("editor_open", kept ? { path: tab.path, tab: false } : { path: tab.path });
   } catch (e) {
+    if (e instanceof ToolError && !(tab.closedElsewhere && e.code === "not_found")) {
+      // Binary, unreadable, gone: the tab says what the file is instead
+      // of showing an editor (which would show the last tab's text).
+      tab.unreadable = { code: e.code, message: e.message, size: await sizeOf(app, tab.path) };
+      m.changed("tabs", "editor", "banner");
+      return;
+    }
     if (!(tab.closedElsewhere && e instanceof ToolError && e.code === "not_found")) throw e;
     // The draft of a file deleted since: the edits over nothing.
     gone = true;
     r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf" };
   }
+  tab.unreadable = null;
   const split = fromDisk(r.content, r.eol);
   tab.bom = split.bom;
   tab.eol = r.eol;

@@ -28,6 +28,14 @@ export interface Entry {
   children?: Entry[];
 }
 
+/** A file the page cannot show as text: editor_open's refusal, and the
+ * file's size when the tree knows it. */
+export interface Unreadable {
+  code: string;
+  message: string;
+  size: number | null;
+}
+
 /** A change made elsewhere that the person has to decide about. */
 export interface Remote {
   kind: "modified" | "created" | "deleted" | "restored";
@@ -52,6 +60,9 @@ export class Tab {
   state: EditorState | null = null;
   /** Why the tab is read-only, when it is. */
   readOnly: string | null = null;
+  /** Why the file cannot be shown as text (binary, unreadable, gone):
+   * the tab says so in place of an editor. */
+  unreadable: Unreadable | null = null;
   remote: Remote | null = null;
   /** Another surface closed the buffer (or deleted its file) while this
    * tab held unsaved edits: the record keeps them as a detached draft. */

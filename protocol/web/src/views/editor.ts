@@ -8,6 +8,7 @@ import { EditorView } from "@codemirror/view";
 import type { StateEffect, TransactionSpec } from "@codemirror/state";
 import type { Model, Tab } from "../model";
 import { h } from "../dom";
+import { describe } from "../unreadable";
 
 export interface EditorEvents {
   edited(tab: Tab, docChanged: boolean, selectionChanged: boolean): void;
@@ -19,12 +20,15 @@ export class EditorHost {
   private scrolls = new WeakMap<Tab, StateEffect<unknown>>();
 
   private empty: HTMLElement;
+  /** In place of the editor for a file that cannot be shown as text. */
+  private note: HTMLElement;
 
   constructor(parent: HTMLElement, private model: Model, on: EditorEvents) {
     this.empty = h("div", { class: "empty" },
       h("p", {}, "No open files."),
       h("p", {}, "Open one from the tree. Files an agent opens appear here as tabs, live."));
-    parent.append(this.empty);
+    this.note = h("section", { class: "binary", role: "region", tabindex: 0, hidden: true });
+    parent.append(this.empty, this.note);
     this.view = new EditorView({
       parent,
       dispatchTransactions: (trs, view) => {
@@ -47,8 +51,19 @@ export class EditorHost {
       this.scrolls.set(this.shown, this.view.scrollSnapshot());
     }
     this.shown = tab && state ? tab : null;
-    this.view.dom.hidden = !state;
+    // Not the hidden attribute: CodeMirror's own style says display: flex
+    // !important, so a hidden editor stayed on screen, and took typing
+    // that no tab kept.
+    if (state) this.view.dom.style.removeProperty("display");
+    else this.view.dom.style.setProperty("display", "none", "important");
     this.empty.hidden = !!tab;
+    const bad = !state && tab?.unreadable;
+    this.note.hidden = !bad;
+    if (bad) {
+      const d = describe(tab.path, bad.code, bad.message, bad.size);
+      this.note.setAttribute("aria-label", tab.name);
+      this.note.replaceChildren(h("h2", {}, d.title), h("p", {}, d.detail), h("p", { class: "path" }, tab.path));
+    }
     if (!tab || !state) return;
     this.view.setState(state);
     const snap = this.scrolls.get(tab);

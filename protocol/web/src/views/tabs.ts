@@ -16,6 +16,7 @@ function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; wh
   if (tab.dirtyElsewhere) return { cls: "elsewhere", mark: "◌", why: "unsaved edits in another editor" };
   if (recent.has(tab.path)) return { cls: "recent", mark: "◆", why: "changed by an agent in the last minute" };
   if (tab.readOnly) return { cls: "readonly", mark: "", why: "read-only" };
+  if (tab.unreadable) return { cls: "unreadable", mark: "", why: tab.unreadable.code === "binary" ? "binary, not shown" : "cannot be opened" };
   return { cls: "", mark: "", why: "" };
 }
 
