@@ -4,9 +4,12 @@ package pagetest
 // test here failed on the page before its fix.
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -54,4 +57,75 @@ func TestBinaryFileTab(t *testing.T) {
 	if strings.Contains(e.editorText(), "typed") {
 		t.Fatalf("main.go's tab took the typing: %q", e.editorText())
 	}
+}
+
+// fiveMB is a 5 MB text file of numbered lines, and its line count.
+func fiveMB() (string, int) {
+	var big strings.Builder
+	n := 0
+	for big.Len() < 5<<20 {
+		n++
+		fmt.Fprintf(&big, "line %07d: the quick brown fox jumps over the lazy dog\n", n)
+	}
+	return big.String(), n
+}
+
+// A 5 MB file opens whole with the default limits (max_file_bytes is
+// 2,000,000: the rest is read in ranges), read-only with a notice saying
+// why, and after Ctrl+End the status bar shows its last line.
+func TestFiveMBFileShownWhole(t *testing.T) {
+	big, lines := fiveMB()
+	e := newEnv(t, map[string]string{"big.txt": big}, opts{})
+	e.click("treeitem", "big.txt")
+	e.waitEditor("line 0000001", "the 5 MB file's first line")
+	e.focusEditor()
+	e.key(kb.End, input.ModifierCtrl)
+	last := fmt.Sprintf("line %07d: the quick brown fox jumps over the lazy dog", lines)
+	e.waitEditor(last, "the 5 MB file's last line after Ctrl+End")
+	// The file ends with a newline: its last line is the empty one after.
+	want := fmt.Sprintf("Ln %d, Col 1", lines+1)
+	e.waitJS(`document.querySelector(".status .cursor").textContent === `+jsString(want), "the status bar on the last line")
+	var cut bool
+	e.js(`!!document.querySelector("#editor-pane .cm-cut")`, &cut)
+	if cut {
+		t.Fatal("a file within max_read_bytes is shown with a cut")
+	}
+	note := e.text("status", "")
+	if !strings.Contains(note, "read-only") || !strings.Contains(note, "max_file_bytes") {
+		t.Fatalf("the notice on a file over max_file_bytes: %q", note)
+	}
+}
+
+// A file over max_read_bytes is shown as far as the limits allow, cut at
+// the end of a line (not mid-word), with a marker at the cut that says how
+// much is shown and how to see the rest.
+func TestFileOverReadLimitMarksTheCut(t *testing.T) {
+	big, _ := fiveMB()
+	e := newEnv(t, map[string]string{"big.txt": big}, opts{config: "[jail]\nmax_read_bytes = 3000000\n"})
+	e.click("treeitem", "big.txt")
+	e.waitEditor("line 0000001", "the file's first line")
+	e.focusEditor()
+	e.key(kb.End, input.ModifierCtrl)
+	e.waitJS(`document.querySelector("#editor-pane .cm-cut")`, "the marker at the cut")
+	var marker string
+	e.js(`document.querySelector("#editor-pane .cm-cut").textContent`, &marker)
+	for _, want := range []string{"Cut here", fmt.Sprintf("of %s bytes", commas(len(big))), "max_read_bytes"} {
+		if !strings.Contains(marker, want) {
+			t.Fatalf("the marker says %q; want %q in it", marker, want)
+		}
+	}
+	var tail string
+	e.js(`(() => { const ls = [...document.querySelectorAll("#editor-pane .cm-line")].map((l) => l.textContent).filter((t) => t.startsWith("line ")); return ls[ls.length - 1] })()`, &tail)
+	if !strings.HasSuffix(tail, "the lazy dog") {
+		t.Fatalf("the last line shown before the cut is %q: cut mid-line", tail)
+	}
+}
+
+// commas writes n with thousands separators, as the page does.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -13,6 +13,7 @@ import { eolOf, fromDisk, toDisk } from "./text";
 import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
 import { sizeOf } from "./unreadable";
+import { readRest } from "./bigfile";
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -63,28 +64,33 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
   try {
     r = await app.link.call<OpenResult>("editor_open", kept ? { path: tab.path, tab: false } : { path: tab.path });
   } catch (e) {
-    if (e instanceof ToolError && !(tab.closedElsewhere && e.code === "not_found")) {
+    if (!(e instanceof ToolError)) throw e;
+    if (!(tab.closedElsewhere && e.code === "not_found")) {
       // Binary, unreadable, gone: the tab says what the file is instead
       // of showing an editor (which would show the last tab's text).
       tab.unreadable = { code: e.code, message: e.message, size: await sizeOf(app, tab.path) };
       m.changed("tabs", "editor", "banner");
       return;
     }
-    if (!(tab.closedElsewhere && e instanceof ToolError && e.code === "not_found")) throw e;
     // The draft of a file deleted since: the edits over nothing.
     gone = true;
     r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf" };
   }
   tab.unreadable = null;
+  // Over max_file_bytes: the rest in ranges, as far as max_read_bytes goes.
+  const whole = r.truncated ? await readRest(app, tab.path, r) : null;
+  if (whole) r = { ...r, content: whole.content, version: whole.version, eol: whole.eol };
   const split = fromDisk(r.content, r.eol);
   tab.bom = split.bom;
   tab.eol = r.eol;
   tab.language = r.language;
   tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
   tab.over = r.version;
-  tab.readOnly = r.truncated
-    ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: only its first ${r.content.length.toLocaleString("en")} characters are shown, read-only, and it is not shared as a tab.`
-    : null;
+  tab.readOnly = !whole
+    ? null
+    : whole.cut
+      ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes and max_read_bytes: shown up to the marked cut, read-only, and not shared as a tab.`
+      : `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: shown whole but read-only, and not shared as a tab (editord keeps buffers and drafts up to max_file_bytes).`;
   let doc = tab.disk.text;
   let separator = split.separator;
   if (!r.truncated && (tab.record?.dirty || tab.closedElsewhere)) {
@@ -120,6 +126,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
   const lang = await language(r.language);
   tab.state = makeState(doc, separator, {
     readOnly: r.truncated,
+    cut: whole?.cut ?? undefined,
     language: lang,
     hooks: { save: () => void save(app, tab) },
   });

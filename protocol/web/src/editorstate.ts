@@ -15,6 +15,7 @@ import { highlight } from "./highlight";
 import { theme } from "./theme";
 import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
+import { cutMarker } from "./cut";
 
 export const languageSlot = new Compartment();
 
@@ -44,7 +45,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; cut?: string }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -61,7 +62,10 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
-      opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
+      // Read-only, yet focusable: the keys that move and select still work
+      // (Ctrl+End, Ctrl+F), and the status bar follows the cursor.
+      opts.readOnly ? EditorState.readOnly.of(true) : [],
+      opts.cut ? cutMarker(opts.cut) : [],
     ],
   });
 }
