@@ -129,3 +129,38 @@ func commas(n int) string {
 	}
 	return s
 }
+
+// A status message ends with its cause: "Search first" goes once a replace
+// is done, "Write a commit message first" once a commit is made.
+func TestStatusMessagesEndWithTheirCause(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "foo\n"}, opts{})
+	e.initRepo()
+	msg := func() string {
+		var s string
+		e.js(`document.querySelector(".status .msg").textContent`, &s)
+		return s
+	}
+	e.key("f", ctrlShift...)
+	e.click("textbox", "Replace")
+	e.typeText("bar")
+	e.click("button", "Replace all…")
+	e.waitJS(`document.querySelector(".status .msg").textContent.startsWith("Search first")`, "the hint to search first")
+	e.click("searchbox", "Search")
+	e.typeText("foo")
+	e.waitJS(`document.querySelectorAll(".hit").length === 1`, "the hit")
+	e.click("button", "Replace all…")
+	e.click("button", "Replace in 1 file")
+	e.waitFile("a.txt", "bar\n")
+	e.waitJS(`!document.querySelector(".status .msg").textContent.startsWith("Search first")`, "the hint gone after the replace")
+
+	e.key("g", ctrlShift...)
+	e.click("button", "Commit all")
+	e.waitJS(`document.querySelector(".status .msg").textContent.startsWith("Write a commit message")`, "the hint to write a message")
+	e.click("textbox", "Commit message")
+	e.typeText("Replace foo")
+	e.click("button", "Commit all")
+	e.waitJS(`document.querySelector(".git-files")?.textContent.includes("No changes")`, "the commit")
+	if got := msg(); strings.HasPrefix(got, "Write a commit message") {
+		t.Fatalf("after the commit the status bar still says %q", got)
+	}
+}

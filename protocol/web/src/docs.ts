@@ -36,7 +36,7 @@ export function activate(app: App, path: string): void {
   if (!tab) return;
   m.active = path;
   m.changed("tabs", "editor", "banner");
-  if (!tab.loaded) void load(app, tab).catch((e) => m.say(String(e.message ?? e)));
+  if (!tab.loaded) void load(app, tab).catch((e) => m.say(String(e.message ?? e), `open:${path}`));
   queueMicrotask(() => app.touched(path, false));
 }
 
@@ -131,6 +131,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     hooks: { save: () => void save(app, tab) },
   });
   m.changed("tabs", "editor", "banner", "cursor");
+  m.done(`open:${tab.path}`);
   void refreshHunks(app, tab);
 }
 
@@ -141,7 +142,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   const m = app.model;
   if (!tab.state || tab.saving) return "failed";
   if (tab.readOnly) {
-    m.say(tab.readOnly);
+    m.say(tab.readOnly, `save:${tab.path}`);
     return "failed";
   }
   const doc = tab.state.doc;
@@ -165,7 +166,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
       tab.remote = { kind: "deleted", by: tab.remote?.by ?? "someone", cause: "deleted" };
       m.changed("banner");
     }
-    m.say(`Not saved: ${(e as Error).message}`);
+    m.say(`Not saved: ${(e as Error).message}`, `save:${tab.path}`);
     return "failed";
   } finally {
     tab.saving = false;
@@ -179,7 +180,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   }
   if (r.conflict) {
     await refreshDisk(app, tab);
-    m.say(`${tab.name} changed on disk since your edits: merge, then save.`);
+    m.say(`${tab.name} changed on disk since your edits: merge, then save.`, `save:${tab.path}`);
     app.dialogs.merge(tab);
     return "conflict";
   }
@@ -187,7 +188,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   tab.over = r.version;
   tab.remote = null;
   tab.closedElsewhere = false;
-  m.say(`Saved ${tab.path}`);
+  m.say(`Saved ${tab.path}`, `saved:${tab.path}`);
   if (tab.otherRoot) {
     // Written where the edits were made. A save records its file as a
     // buffer of the active root (by its absolute path), so the tab is a

@@ -33,9 +33,10 @@ export async function create(app: App, dir: string, kind: "file" | "folder"): Pr
   try {
     await app.link.call("editor_create", { path, kind });
   } catch (e) {
-    app.model.say(`Not created: ${(e as Error).message}`);
+    app.model.say(`Not created: ${(e as Error).message}`, "create");
     return;
   }
+  app.model.done("create");
   if (dir && !app.model.expanded.has(dir)) await expand(app, dir);
   else await list(app, dir);
   if (kind === "file") {
@@ -50,9 +51,10 @@ export async function rename(app: App, path: string): Promise<void> {
   try {
     await app.link.call("editor_move", { from: path, to });
   } catch (e) {
-    app.model.say(`Not renamed: ${(e as Error).message}`);
+    app.model.say(`Not renamed: ${(e as Error).message}`, "rename");
     return;
   }
+  app.model.done("rename");
   relistParent(app, path);
   relistParent(app, to);
 }
@@ -63,8 +65,9 @@ export async function remove(app: App, path: string, isDir: boolean): Promise<vo
   try {
     await app.link.call("editor_delete", { path, recursive: isDir });
   } catch (e) {
-    app.model.say(`Not deleted: ${(e as Error).message}`);
+    app.model.say(`Not deleted: ${(e as Error).message}`, "delete");
     return;
   }
+  app.model.done("delete");
   relistParent(app, path);
 }

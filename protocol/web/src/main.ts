@@ -94,6 +94,8 @@ function start(): void {
       if (docChanged) {
         scheduleDraft(app, tab);
         model.changed("tabs");
+        // "Saved" is about the text as it was.
+        model.done(`saved:${tab.path}`);
       }
       if (docChanged || selectionChanged) {
         scheduleFocus(app);

@@ -114,6 +114,9 @@ export interface Status {
   link: LinkState;
   detail?: string;
   message?: string;
+  /** What the message is about ("replace", "save:a.txt"): when that is
+   * done (Model.done), the message goes. */
+  cause?: string;
   /** Counts messages, so the same words said twice are shown twice. */
   said?: number;
 }
@@ -169,8 +172,17 @@ export class Model {
     return this.tab(this.active);
   }
 
-  say(message: string): void {
-    this.status = { ...this.status, message, said: (this.status.said ?? 0) + 1 };
+  /** Shows a message in the status bar; with a cause, until that cause
+   * is done or another message comes. */
+  say(message: string, cause?: string): void {
+    this.status = { ...this.status, message, cause, said: (this.status.said ?? 0) + 1 };
     this.changed("status");
+  }
+
+  /** The cause is dealt with: its message, if still shown, goes (or gives
+   * way to the outcome, when one is given). */
+  done(cause: string, outcome?: string): void {
+    if (outcome !== undefined) this.say(outcome, cause);
+    else if (this.status.cause === cause && this.status.message) this.say("");
   }
 }

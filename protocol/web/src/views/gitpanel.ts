@@ -25,10 +25,11 @@ export function gitPanel(parent: HTMLElement, app: App): void {
   const msg = h("textarea", { "aria-label": "Commit message", placeholder: "Commit message", rows: 3, "data-autofocus": true });
   const run = (label: string, tool: string, args: () => Record<string, unknown> | null) => () => {
     const a = args();
+    if (a && tool === "editor_git_commit") m.done("commit");
     if (a) void gitAction(app, label, tool, a).then(() => { if (tool === "editor_git_commit" && !m.gitSummary?.error) msg.value = ""; });
   };
-  const commitAll = h("button", { type: "button", class: "primary", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: true } : (m.say("Write a commit message first."), null))) }, "Commit all");
-  const commitStaged = h("button", { type: "button", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: false } : (m.say("Write a commit message first."), null))) }, "Commit staged");
+  const commitAll = h("button", { type: "button", class: "primary", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: true } : (m.say("Write a commit message first.", "commit"), null))) }, "Commit all");
+  const commitStaged = h("button", { type: "button", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: false } : (m.say("Write a commit message first.", "commit"), null))) }, "Commit staged");
   const actions = h("div", { class: "git-actions", role: "group", "aria-label": "Remote and stash" },
     h("button", { type: "button", onclick: run("Fetching…", "editor_git_sync", () => ({ action: "fetch" })) }, "Fetch"),
     h("button", { type: "button", onclick: run("Pulling…", "editor_git_sync", () => ({ action: "pull" })) }, "Pull"),
@@ -36,6 +37,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     h("button", { type: "button", onclick: run("Stashing…", "editor_git_stash", () => ({ action: "push", include_untracked: true })) }, "Stash"),
     h("button", { type: "button", onclick: run("Popping the stash…", "editor_git_stash", () => ({ action: "pop" })) }, "Pop stash"),
   );
+  msg.addEventListener("input", () => m.done("commit"));
   const outcome = h("div", { class: "git-outcome" });
   const files = h("div", { class: "git-files" });
   const body = h("div", { class: "git-body" }, head, h("div", { class: "git-commit" }, msg, h("div", {}, commitAll, commitStaged)), actions, outcome, files);

@@ -128,7 +128,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
 
   async function previewReplace(): Promise<void> {
     if (!last || !last.files.length) {
-      m.say("Search first: replace works on the files the search found.");
+      m.say("Search first: replace works on the files the search found.", "replace");
       return;
     }
     // Every file with a match (the hits shown may stop at max_matches),
@@ -137,14 +137,14 @@ export function searchPanel(parent: HTMLElement, app: App): void {
     const a = args();
     const found = await app.link.call<SearchResult>("editor_search", { ...a, output: "files", max_matches: 20000 });
     if (found.truncated || found.files.length > 2000) {
-      m.say("Too many files to replace in at once: narrow the search with include or exclude.");
+      m.say("Too many files to replace in at once: narrow the search with include or exclude.", "replace");
       return;
     }
     const { include_glob: _i, exclude_glob: _e, ...match } = a;
     const dry = await app.link.call<ReplaceResult>("editor_replace", { ...match, with: replace.value, paths: found.files.map((f) => f.path) });
     const plans = dry.files.filter((f) => f.replaced > 0);
     if (!plans.length) {
-      m.say("Nothing to replace.");
+      m.say("Nothing to replace.", "replace");
       return;
     }
     const unsaved = plans.filter((p) => m.tabs.get(p.path)?.dirty).map((p) => p.path);
@@ -152,6 +152,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
     const apply = h("button", { type: "button", class: "primary", onclick: () => void applyAll() }, `Replace in ${plans.length} ${plans.length === 1 ? "file" : "files"}`);
     const cancel = h("button", { type: "button", onclick: () => close() }, "Cancel");
     const notes: Node[] = unsaved.length ? [h("p", { class: "note" }, `You have unsaved edits in ${unsaved.join(", ")}: the replace changes the file on disk, and the tab then offers a merge.`)] : [];
+    m.done("replace");
     const close = app.dialogs.open("Replace across files", [
       h("p", {}, `${count} ${count === 1 ? "match" : "matches"} in ${plans.length} ${plans.length === 1 ? "file" : "files"}. Each file is written only if it is still the version shown here.`),
       ...notes,
@@ -174,6 +175,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
       } catch (e) {
         said = `Nothing replaced: ${(e as Error).message}`;
       }
+      m.done("replace", said);
       await run();
       summary.textContent = said;
     }
