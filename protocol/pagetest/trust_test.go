@@ -164,3 +164,33 @@ func TestStatusMessagesEndWithTheirCause(t *testing.T) {
 		t.Fatalf("after the commit the status bar still says %q", got)
 	}
 }
+
+// A reload shows the tab that was active, not the first; a new window
+// opens where the person was (the record's focus), at their line.
+func TestReloadRestoresActiveTab(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "a\n", "b.txt": "b1\nb2\nb3\n", "c.txt": "c\n"}, opts{})
+	a := e.agent("agent")
+	for _, p := range []string{"a.txt", "b.txt", "c.txt"} {
+		a.call("editor_open", map[string]any{"path": p})
+	}
+	e.click("tab", "b.txt")
+	e.waitEditor("b3", "b.txt")
+	e.reload()
+	if got := e.attr("tab", "b.txt", "aria-selected"); got != "true" {
+		t.Fatalf("after a reload b.txt's tab: aria-selected=%q", got)
+	}
+	e.waitEditor("b3", "b.txt's text after the reload")
+
+	e.focusEditor()
+	e.key(kb.ArrowDown)
+	e.key(kb.ArrowDown)
+	waitFor(t, "the focus on b.txt line 3 in the record", func() bool {
+		f, _ := a.call("editor_workspace_get", map[string]any{})["focus"].(map[string]any)
+		return f != nil && f["path"] == "b.txt" && f["line"] == float64(3)
+	})
+	p2 := e.secondPage()
+	if got := p2.attr("tab", "b.txt", "aria-selected"); got != "true" {
+		t.Fatalf("a new window's b.txt tab: aria-selected=%q", got)
+	}
+	p2.waitJS(`document.querySelector(".status .cursor").textContent.startsWith("Ln 3,")`, "the new window's cursor on line 3")
+}

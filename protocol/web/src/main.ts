@@ -25,6 +25,7 @@ import { searchPanel } from "./views/searchpanel";
 import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
+import { rememberActive } from "./restore";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -120,6 +121,7 @@ function start(): void {
   bannerView(banners, app);
   statusView(main, app);
   model.on("tabs", () => {
+    rememberActive(app);
     document.title = `${model.activeTab ? model.activeTab.name + " — " : ""}${model.root.split("/").pop() || "editord"}`;
   });
   // Next and previous tab, before the editor sees the keys: VS Code's

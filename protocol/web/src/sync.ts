@@ -7,6 +7,7 @@ import type { App } from "./app";
 import { dropTab, load, refreshDisk, relanguage, replaceDoc } from "./docs";
 import { Tab, type BufferRec, type Entry } from "./model";
 import { refreshGitSoon } from "./git";
+import { restoreCursor, restoredActive, type FocusRec } from "./restore";
 
 interface WorkspaceView {
   root: string;
@@ -14,6 +15,8 @@ interface WorkspaceView {
   expanded: string[];
   /** Drafts whose buffer was closed elsewhere, or whose file was deleted. */
   detached?: BufferRec[];
+  /** Where the person last was (editor_workspace_focus). */
+  focus?: FocusRec | null;
 }
 
 interface TreeResult {
@@ -93,9 +96,14 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
   for (const p of m.order) if (!listed.has(p) && m.tabs.has(p) && !m.tabs.get(p)!.record) order.push(p);
   for (const p of m.tabs.keys()) if (!listed.has(p) && !order.includes(p)) order.push(p);
   m.order = [...v.buffers.map((b) => b.path), ...order];
-  if (m.active === null || !m.tabs.has(m.active)) m.active = m.order[0] ?? null;
+  const first = m.active === null;
+  if (m.active === null || !m.tabs.has(m.active)) m.active = (first && restoredActive(app, v.focus)) || (m.order[0] ?? null);
   const act = m.activeTab;
-  if (act && !act.loaded) void load(app, act).catch((e) => m.say(String(e.message ?? e)));
+  if (act && !act.loaded) {
+    void load(app, act)
+      .then(() => first && restoreCursor(app, v.focus))
+      .catch((e) => m.say(String(e.message ?? e), `open:${act.path}`));
+  }
   // Expanded folders: list the new ones, forget the collapsed ones.
   const was = m.expanded;
   m.expanded = new Set(v.expanded);
