@@ -194,3 +194,21 @@ func TestReloadRestoresActiveTab(t *testing.T) {
 	}
 	p2.waitJS(`document.querySelector(".status .cursor").textContent.startsWith("Ln 3,")`, "the new window's cursor on line 3")
 }
+
+// A file opened with Ctrl+P is revealed in the tree: its folders expand
+// and it is the selected item, in view.
+func TestPaletteRevealsFileInTree(t *testing.T) {
+	e := newEnv(t, shotFiles, opts{})
+	e.key("p", input.ModifierCtrl)
+	e.node("dialog", "Go to file")
+	e.typeText("greeting")
+	e.node("option", "src/util/greeting.go")
+	e.key(kb.Enter)
+	e.gone("dialog", "Go to file")
+	e.waitJS(`document.querySelector('[role=treeitem][data-path="src/util/greeting.go"]')?.getAttribute("aria-selected") === "true"`, "greeting.go selected in the tree")
+	var inView bool
+	e.js(`(() => { const r = document.querySelector('[role=treeitem][data-path="src/util/greeting.go"] > .row').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight })()`, &inView)
+	if !inView {
+		t.Fatal("the revealed file is out of view")
+	}
+}

@@ -7,6 +7,7 @@
 import type { App } from "../app";
 import { h } from "../dom";
 import { openFile } from "../docs";
+import { reveal } from "../files";
 
 interface FindResult {
   matches: { path: string; score: number; positions: number[] }[];
@@ -114,7 +115,8 @@ export function openPalette(app: App): void {
     const p = paths[i];
     if (!p) return;
     close();
-    void openFile(app, p).then(() => app.editor.focus()).catch((e) => app.model.say(String(e.message ?? e)));
+    void openFile(app, p).then(() => app.editor.focus()).catch((e) => app.model.say(String(e.message ?? e), `open:${p}`));
+    void reveal(app, p).catch(() => {});
   };
   input.addEventListener("input", () => void query());
   input.addEventListener("keydown", (ev) => {

@@ -9,6 +9,7 @@ import { EditorSelection } from "@codemirror/state";
 import type { App } from "../app";
 import { h } from "../dom";
 import { load, openFile } from "../docs";
+import { reveal } from "../files";
 import { byteToIndex, marked } from "./palette";
 
 interface Hit {
@@ -114,6 +115,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   }
 
   async function goTo(path: string, hit: Hit): Promise<void> {
+    void reveal(app, path).catch(() => {});
     await openFile(app, path);
     const tab = m.tabs.get(path);
     if (!tab) return;
