@@ -212,3 +212,42 @@ func TestPaletteRevealsFileInTree(t *testing.T) {
 		t.Fatal("the revealed file is out of view")
 	}
 }
+
+// numbered is n lines "row 1".."row n".
+func numbered(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("row %d", i))
+	}
+	return out
+}
+
+// A change in the Git panel opens at its first change, not at line 1: an
+// unstaged one in the file's own tab with the change shown inline, in
+// colour (the old line, deleted, above the new one), the cursor on it; a
+// staged one side by side, scrolled to it.
+func TestGitDiffOpensAtFirstChange(t *testing.T) {
+	lines := numbered(300)
+	e := newEnv(t, map[string]string{"long.txt": strings.Join(lines, "\n") + "\n", "staged.txt": strings.Join(lines, "\n") + "\n"}, opts{})
+	e.initRepo()
+	lines[249] = "row 250 changed"
+	e.write("long.txt", strings.Join(lines, "\n")+"\n")
+	e.write("staged.txt", strings.Join(lines, "\n")+"\n")
+	git(t, e.root, "add", "staged.txt")
+	e.key("g", ctrlShift...)
+	e.clickAt(`.git-file[data-side="worktree"][title^="long.txt"]`)
+	e.waitJS(`document.querySelector(".tabs [role=tab][aria-selected=true]")?.dataset.path === "long.txt"`, "long.txt's tab")
+	e.waitJS(`document.querySelector(".status .cursor").textContent.startsWith("Ln 250,")`, "the cursor on the first change")
+	visible := func(sel, text string) bool {
+		var ok bool
+		e.js(`[...document.querySelectorAll(`+jsString(sel)+`)].some((l) => { const r = l.getBoundingClientRect(); return l.textContent === `+jsString(text)+` && r.top >= 0 && r.bottom <= innerHeight })`, &ok)
+		return ok
+	}
+	e.waitJS(`document.querySelector("#editor-pane .cm-deletedChunk")`, "the old line shown inline")
+	if !visible("#editor-pane .cm-deletedChunk .cm-deletedLine", "row 250") || !visible("#editor-pane .cm-changedLine", "row 250 changed") {
+		t.Fatal("the inline diff is not on screen at the first change")
+	}
+	e.clickAt(`.git-file[data-side="staged"]`)
+	e.node("dialog", "Staged changes in staged.txt")
+	e.waitJS(`[...document.querySelectorAll("[role=dialog] .cm-line")].some((l) => l.textContent === "row 250 changed" && l.getBoundingClientRect().top >= 0 && l.getBoundingClientRect().bottom <= innerHeight)`, "the staged diff scrolled to its first change")
+}

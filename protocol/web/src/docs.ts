@@ -124,6 +124,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     }
   }
   const lang = await language(r.language);
+  tab.inlineDiff = null;
   tab.state = makeState(doc, separator, {
     readOnly: r.truncated,
     cut: whole?.cut ?? undefined,

@@ -16,14 +16,16 @@ import { theme } from "./theme";
 import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
 import { cutMarker } from "./cut";
+import { diffSlot } from "./inlinediff";
 
 export const languageSlot = new Compartment();
 
 /** CodeMirror's basic setup without completion and lint, which this page
  * has nothing to feed. */
 const setup: Extension = [
-  gitGutter,
   lineNumbers(),
+  // Right of the numbers, as VS Code puts its change bars.
+  gitGutter,
   highlightActiveLineGutter(),
   highlightSpecialChars(),
   history(),
@@ -62,6 +64,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
+      diffSlot.of([]),
       // Read-only, yet focusable: the keys that move and select still work
       // (Ctrl+End, Ctrl+F), and the status bar follows the cursor.
       opts.readOnly ? EditorState.readOnly.of(true) : [],

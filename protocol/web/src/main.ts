@@ -12,6 +12,7 @@ import { Model } from "./model";
 import { list, relistParent, resync } from "./sync";
 import { forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
+import { diffBar } from "./views/diffbar";
 import { Dialogs } from "./views/dialog";
 import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
@@ -26,6 +27,7 @@ import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
 import { rememberActive } from "./restore";
+import { hideChanges, showChanges } from "./inlinediff";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -103,6 +105,10 @@ function start(): void {
         model.changed("cursor");
       }
     },
+    changeBarClicked(tab) {
+      if (tab.inlineDiff) hideChanges(app, tab);
+      else void showChanges(app, tab, ":").catch((e) => model.say(String(e.message ?? e)));
+    },
   });
   Object.assign(app, {
     model,
@@ -119,6 +125,7 @@ function start(): void {
   activityPanel(panels.activity, app);
   tabsView(tabs, app);
   bannerView(banners, app);
+  diffBar(banners, app);
   statusView(main, app);
   model.on("tabs", () => {
     rememberActive(app);

@@ -63,6 +63,9 @@ export class Tab {
   /** Why the file cannot be shown as text (binary, unreadable, gone):
    * the tab says so in place of an editor. */
   unreadable: Unreadable | null = null;
+  /** The tab shows its changes inline, against this revision (":" the
+   * index). */
+  inlineDiff: { rev: string } | null = null;
   remote: Remote | null = null;
   /** Another surface closed the buffer (or deleted its file) while this
    * tab held unsaved edits: the record keeps them as a detached draft. */

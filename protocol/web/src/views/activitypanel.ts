@@ -6,6 +6,7 @@ import type { App } from "../app";
 import { byAgent } from "../activity";
 import { h } from "../dom";
 import type { ChangeEvent } from "../mcp";
+import { patchView } from "./patch";
 
 export function activityPanel(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -47,5 +48,5 @@ export function activityPanel(parent: HTMLElement, app: App): void {
 function showPatch(app: App, ev: ChangeEvent): void {
   const text = ev.patch ? ev.patch + (ev.truncated ? "\n… cut here; editor_git_hunks has the rest\n" : "") : "(no patch recorded for this change)";
   const done = h("button", { type: "button", class: "primary", onclick: () => close() }, "Close");
-  const close = app.dialogs.open(`${ev.by ?? ev.cause} ${ev.kind} ${ev.path}`, [h("pre", { class: "patch" }, text)], [done], { wide: true });
+  const close = app.dialogs.open(`${ev.by ?? ev.cause} ${ev.kind} ${ev.path}`, [ev.patch ? patchView(text) : h("pre", { class: "patch" }, text)], [done], { wide: true });
 }

@@ -9,9 +9,12 @@ import type { StateEffect, TransactionSpec } from "@codemirror/state";
 import type { Model, Tab } from "../model";
 import { h } from "../dom";
 import { describe } from "../unreadable";
+import { gutterClick } from "../gutter";
 
 export interface EditorEvents {
   edited(tab: Tab, docChanged: boolean, selectionChanged: boolean): void;
+  /** A change bar in the gutter was clicked. */
+  changeBarClicked?(tab: Tab): void;
 }
 
 export class EditorHost {
@@ -40,6 +43,7 @@ export class EditorHost {
       },
     });
     model.on("editor", () => this.render());
+    this.view.dom.addEventListener(gutterClick, () => this.shown && on.changeBarClicked?.(this.shown));
   }
 
   /** Shows the active tab's state; remembers where the last one was scrolled. */

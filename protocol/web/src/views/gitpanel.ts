@@ -11,6 +11,8 @@ import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
 import { h } from "../dom";
 import { gitAction, type GitEntry } from "../git";
+import { openFile } from "../docs";
+import { goToChange, showChanges } from "../inlinediff";
 import { highlight } from "../highlight";
 import { language } from "../languages";
 import { theme } from "../theme";
@@ -72,7 +74,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
         ul.append(h("li", {}, h("button", {
           type: "button", class: "git-file", "data-side": side,
           title: side === "staged" ? `${e.path}: ${e.index}, staged (HEAD to the index)` : `${e.path}: ${e.worktree}, not staged (the index to the file)`,
-          onclick: () => void showDiff(app, e, side).catch((x) => m.say(String(x.message ?? x))),
+          onclick: () => void openChange(app, e, side).catch((x) => m.say(String(x.message ?? x))),
         }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`))));
       }
       files.append(h("h3", { class: "git-group" }, title, h("span", { class: "count" }, ` ${list.length}`)), ul);
@@ -82,6 +84,24 @@ export function gitPanel(parent: HTMLElement, app: App): void {
   }
   m.on("git", render);
   render();
+}
+
+/** A change as VS Code opens it, at its first change: an unstaged one in
+ * the file's own tab with the change inline (editable there), a staged or
+ * deleted one side by side. */
+async function openChange(app: App, e: GitEntry, side: "staged" | "worktree"): Promise<void> {
+  if (side === "worktree" && e.worktree !== "deleted") {
+    await openFile(app, e.path);
+    const tab = app.model.tabs.get(e.path);
+    if (tab?.unreadable) return; // a binary file: its tab says so
+    if (tab?.state) {
+      await showChanges(app, tab, ":");
+      goToChange(app, tab, 0);
+      app.editor.focus();
+      return;
+    }
+  }
+  await showDiff(app, e, side);
 }
 
 /** A change read-only, side by side: a staged one is HEAD against the
@@ -115,5 +135,10 @@ async function showDiff(app: App, e: GitEntry, side: "staged" | "worktree"): Pro
   const close = app.dialogs.open(title, [h("p", { class: "legend" }, h("span", {}, labels.a), h("span", {}, labels.b)), parent], [done], {
     wide: true,
     onCancel: () => view.destroy(),
+  });
+  // At the first change, not at line 1 (once the dialog is laid out).
+  requestAnimationFrame(() => {
+    const c = view.chunks[0];
+    if (c) view.b.dispatch({ effects: EditorView.scrollIntoView(Math.min(c.fromB, view.b.state.doc.length), { y: "center" }) });
   });
 }

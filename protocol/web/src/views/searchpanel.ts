@@ -11,6 +11,7 @@ import { h } from "../dom";
 import { load, openFile } from "../docs";
 import { reveal } from "../files";
 import { byteToIndex, marked } from "./palette";
+import { patchView } from "./patch";
 
 interface Hit {
   line: number;
@@ -159,7 +160,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
       h("p", {}, `${count} ${count === 1 ? "match" : "matches"} in ${plans.length} ${plans.length === 1 ? "file" : "files"}. Each file is written only if it is still the version shown here.`),
       ...notes,
       h("div", { class: "patches" }, ...plans.map((p) => h("section", { "aria-label": p.path }, h("h3", {}, p.path, h("span", { class: "count" }, ` ${p.replaced}`)),
-        h("pre", { class: "patch" }, p.patch || "(the change is too large to show)")))),
+        p.patch ? patchView(p.patch) : h("pre", { class: "patch" }, "(the change is too large to show)")))),
     ], [apply, cancel], { wide: true });
 
     async function applyAll(): Promise<void> {

@@ -1,0 +1,1 @@
+import{a,b,c,d}from"./chunk-AW3LVJTT.js";import"./chunk-JJ5VVOXQ.js";import"./chunk-Z4US6PQW.js";import"./chunk-DCANE7XH.js";export{d as css,b as cssCompletionSource,c as cssLanguage,a as defineCSSCompletionSource};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"./chunk-JVEQBRSY.js";import"./chunk-GUQ3ZIF6.js";import"./chunk-YGH3VSPC.js";import"./chunk-WF4WCUNS.js";import"./chunk-L7SOTRGM.js";import"./chunk-MCIIZRGK.js";import"./chunk-DCANE7XH.js";export{e as autoCloseTags,d as html,a as htmlCompletionSource,b as htmlCompletionSourceWith,c as htmlLanguage};

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-WF4WCUNS.js";import"./chunk-L7SOTRGM.js";import"./chunk-MCIIZRGK.js";import"./chunk-DCANE7XH.js";export{d as css,b as cssCompletionSource,c as cssLanguage,a as defineCSSCompletionSource};

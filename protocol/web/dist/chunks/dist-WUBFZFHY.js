@@ -1,0 +1,1 @@
+import{a,b,c,d,e}from"./chunk-MXGITJRY.js";import"./chunk-LBYED5TT.js";import"./chunk-TESWEGBK.js";import"./chunk-AW3LVJTT.js";import"./chunk-JJ5VVOXQ.js";import"./chunk-Z4US6PQW.js";import"./chunk-DCANE7XH.js";export{e as autoCloseTags,d as html,a as htmlCompletionSource,b as htmlCompletionSourceWith,c as htmlLanguage};
