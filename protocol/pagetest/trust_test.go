@@ -251,3 +251,44 @@ func TestGitDiffOpensAtFirstChange(t *testing.T) {
 	e.node("dialog", "Staged changes in staged.txt")
 	e.waitJS(`[...document.querySelectorAll("[role=dialog] .cm-line")].some((l) => l.textContent === "row 250 changed" && l.getBoundingClientRect().top >= 0 && l.getBoundingClientRect().bottom <= innerHeight)`, "the staged diff scrolled to its first change")
 }
+
+// One file at a time from the Git panel: stage, unstage, discard (back to
+// the index's text, through a guarded restore), and an untracked file's
+// discard deletes it; git's own status agrees after each.
+func TestGitPanelPerFileStageUnstageDiscard(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"}, opts{})
+	e.initRepo()
+	e.write("a.txt", "a changed\n")
+	e.write("b.txt", "b changed\n")
+	e.write("u.txt", "untracked\n")
+	status := func(want, what string) {
+		t.Helper()
+		waitFor(t, what, func() bool { return git(t, e.root, "status", "--porcelain") == want })
+	}
+	e.key("g", ctrlShift...)
+	e.waitJS(`document.querySelectorAll(".git-file").length === 3`, "three changed files")
+	e.click("button", "Stage a.txt")
+	status("M  a.txt\n M b.txt\n?? u.txt\n", "a.txt staged")
+	e.waitJS(`document.querySelector('.git-file[data-side="staged"][title^="a.txt"]')`, "a.txt among the staged changes")
+	e.click("button", "Unstage a.txt")
+	status(" M a.txt\n M b.txt\n?? u.txt\n", "a.txt unstaged")
+
+	e.click("button", "Discard changes in b.txt")
+	e.node("dialog", "Discard changes in b.txt?")
+	e.click("button", "Discard changes")
+	e.waitFile("b.txt", "b\n")
+	status(" M a.txt\n?? u.txt\n", "b.txt back at the index's text")
+
+	e.click("button", "Discard changes in u.txt")
+	e.node("dialog", "Delete u.txt?")
+	e.click("button", "Delete file")
+	status(" M a.txt\n", "u.txt deleted")
+
+	e.click("button", "Stage all changes")
+	status("M  a.txt\n", "everything staged")
+	e.click("button", "Unstage all changes")
+	status(" M a.txt\n", "everything unstaged")
+	if got := e.read("a.txt"); got != "a changed\n" {
+		t.Fatalf("a.txt after staging and unstaging: %q", got)
+	}
+}

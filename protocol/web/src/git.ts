@@ -87,3 +87,46 @@ export async function gitAction(app: App, label: string, tool: string, args: Rec
   m.changed("git");
   await refreshGit(app);
 }
+
+/** Stages (or unstages) paths: editor_git_stage, shown as a git action. */
+export function stage(app: App, paths: string[], unstage = false): Promise<void> {
+  return gitAction(app, unstage ? "Unstaging…" : "Staging…", "editor_git_stage", unstage ? { paths, unstage: true } : { paths });
+}
+
+/** Discards a file's unstaged changes, as VS Code's Discard Changes: the
+ * file goes back to the index's text (editor_git_restore, guarded by the
+ * version the person confirmed over); an untracked file, which git has no
+ * copy of, is deleted. Asks first: what goes cannot be had back. */
+export async function discard(app: App, e: GitEntry): Promise<void> {
+  const m = app.model;
+  const untracked = e.worktree === "untracked";
+  // The version the confirmation is about: a change made after it is a
+  // conflict, not discarded unseen.
+  const version = untracked || e.worktree === "deleted"
+    ? undefined
+    : await app.link.call<{ version: string }>("editor_open", { path: e.path, tab: false }).then((r) => r.version, () => undefined);
+  const ok = untracked
+    ? await app.dialogs.confirm(`Delete ${e.path}?`, `${e.path} is untracked: git has no copy of it, so deleting it cannot be undone.`, "Delete file")
+    : await app.dialogs.confirm(`Discard changes in ${e.path}?`, `${e.path} goes back to its staged text (the index's, which is HEAD's when nothing is staged); the changes made since are lost.`, "Discard changes");
+  if (!ok) return;
+  m.gitBusy = "Discarding…";
+  m.gitSummary = null;
+  m.changed("git");
+  try {
+    if (untracked) {
+      await app.link.call("editor_delete", { path: e.path });
+      m.gitSummary = { text: `Deleted ${e.path}.`, error: false };
+    } else {
+      const r = await app.link.call<{ restored: boolean; conflict: boolean }>("editor_git_restore", version ? { path: e.path, expected_version: version } : { path: e.path });
+      m.gitSummary = r.conflict
+        ? { text: `Not discarded: ${e.path} changed since you asked; look at it again, then discard.`, error: true }
+        : { text: `Discarded the changes in ${e.path}.`, error: false };
+    }
+  } catch (x) {
+    m.gitSummary = { text: (x as Error).message, error: true };
+  } finally {
+    m.gitBusy = null;
+  }
+  m.changed("git");
+  await refreshGit(app);
+}

@@ -10,7 +10,7 @@ import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
 import { h } from "../dom";
-import { gitAction, type GitEntry } from "../git";
+import { discard, gitAction, stage, type GitEntry } from "../git";
 import { openFile } from "../docs";
 import { goToChange, showChanges } from "../inlinediff";
 import { highlight } from "../highlight";
@@ -66,18 +66,29 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     // the index), then what is not staged yet (the index to the file).
     const staged = g.entries.filter((e) => e.staged);
     const unstaged = g.entries.filter((e) => e.worktree !== "unchanged");
+    const busy = !!m.gitBusy;
+    const act = (label: string, text: string, run: () => Promise<void>) =>
+      h("button", { type: "button", class: "git-act", "aria-label": label, title: label, disabled: busy, onclick: () => void run().catch((x) => m.say(String(x.message ?? x))) }, text);
     const group = (title: string, list: GitEntry[], side: "staged" | "worktree") => {
       if (!list.length) return;
       const ul = h("ul", { "aria-label": title });
       for (const e of list) {
         const code = side === "staged" ? e.index : e.worktree;
-        ul.append(h("li", {}, h("button", {
+        // As VS Code's row actions: discard and stage a change, unstage a
+        // staged one.
+        const acts = side === "staged"
+          ? [act(`Unstage ${e.path}`, "−", () => stage(app, [e.path], true))]
+          : [act(`Discard changes in ${e.path}`, "↶", () => discard(app, e)), act(`Stage ${e.path}`, "+", () => stage(app, [e.path]))];
+        ul.append(h("li", { class: "git-row" }, h("button", {
           type: "button", class: "git-file", "data-side": side,
           title: side === "staged" ? `${e.path}: ${e.index}, staged (HEAD to the index)` : `${e.path}: ${e.worktree}, not staged (the index to the file)`,
           onclick: () => void openChange(app, e, side).catch((x) => m.say(String(x.message ?? x))),
-        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`))));
+        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`)), h("span", { class: "git-acts" }, ...acts)));
       }
-      files.append(h("h3", { class: "git-group" }, title, h("span", { class: "count" }, ` ${list.length}`)), ul);
+      const all = side === "staged"
+        ? act("Unstage all changes", "−", () => stage(app, ["."], true))
+        : act("Stage all changes", "+", () => stage(app, ["."]));
+      files.append(h("h3", { class: "git-group" }, h("span", {}, title, h("span", { class: "count" }, ` ${list.length}`)), h("span", { class: "git-acts" }, all)), ul);
     };
     group("Staged changes", staged, "staged");
     group("Changes", unstaged, "worktree");
