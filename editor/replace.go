@@ -30,6 +30,9 @@ type ReplaceRequest struct {
 	With       string            `json:"with" desc:"Replacement; $1, ${name} insert groups unless literal."`
 	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run)."`
 	Write      map[string]string `json:"write,omitempty" desc:"Files to write: path to version from the dry run."`
+
+	// Keep each match's case (search.PreserveCase): FOO → BAR, Foo → Bar.
+	PreserveCase bool `json:"preserve_case,omitempty" default:"false" desc:"Keep case."`
 }
 
 type ReplaceResponse struct {
@@ -148,7 +151,7 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 	if max := s.cfg.Limits.MaxFileBytes; int64(len(cur.data)) > max {
 		return nil, 0, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_file_bytes", display(l.stored))
 	}
-	next, n, err := m.Replace(cur.data, []byte(req.With), !req.Literal)
+	next, n, err := m.ReplaceCase(cur.data, []byte(req.With), !req.Literal, req.PreserveCase)
 	if err == nil && !isText(next) {
 		err = shell.Errorf(shell.CodeBinary, l.stored, "the replacement would put a NUL byte into %s", display(l.stored))
 	}

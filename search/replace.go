@@ -13,6 +13,12 @@ import (
 // template: $1 or ${name} insert a group, $$ a "$" (Go's regexp.Expand);
 // otherwise it is inserted as is.
 func (m *Matcher) Replace(data, with []byte, expand bool) ([]byte, int, error) {
+	return m.ReplaceCase(data, with, expand, false)
+}
+
+// ReplaceCase is Replace; with preserveCase each replacement takes the case
+// of the text it replaces (PreserveCase).
+func (m *Matcher) ReplaceCase(data, with []byte, expand, preserveCase bool) ([]byte, int, error) {
 	hits := m.Scan(data, math.MaxInt)
 	if len(hits) == 0 {
 		return data, 0, nil
@@ -47,7 +53,11 @@ func (m *Matcher) Replace(data, with []byte, expand bool) ([]byte, int, error) {
 		case expand:
 			for _, loc := range re.FindAllSubmatchIndex(line, -1) {
 				out = append(out, line[last:loc[0]]...)
-				out = re.Expand(out, with, line, loc)
+				if preserveCase {
+					out = append(out, PreserveCase(line[loc[0]:loc[1]], re.Expand(nil, with, line, loc))...)
+				} else {
+					out = re.Expand(out, with, line, loc)
+				}
 				last = loc[1]
 				n++
 			}
@@ -60,7 +70,11 @@ func (m *Matcher) Replace(data, with []byte, expand bool) ([]byte, int, error) {
 			}
 			for _, r := range ranges {
 				out = append(out, line[last:r[0]]...)
-				out = append(out, with...)
+				if preserveCase {
+					out = append(out, PreserveCase(line[r[0]:r[1]], with)...)
+				} else {
+					out = append(out, with...)
+				}
 				last = r[1]
 				n++
 			}

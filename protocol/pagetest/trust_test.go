@@ -292,3 +292,20 @@ func TestGitPanelPerFileStageUnstageDiscard(t *testing.T) {
 		t.Fatalf("a.txt after staging and unstaging: %q", got)
 	}
 }
+
+// Replace across files with Preserve case: each match keeps its own case.
+func TestReplacePreservesCase(t *testing.T) {
+	e := newEnv(t, map[string]string{"w.txt": "widget Widget WIDGET\n", "v.txt": "myWidget\n"}, opts{})
+	e.key("f", ctrlShift...)
+	e.node("searchbox", "Search")
+	e.typeText("widget")
+	e.waitJS(`document.querySelectorAll(".hit").length === 2`, "the hits")
+	e.click("textbox", "Replace")
+	e.typeText("gadget")
+	e.click("checkbox", "Preserve case")
+	e.click("button", "Replace all…")
+	e.node("dialog", "Replace across files")
+	e.click("button", "Replace in 2 files")
+	e.waitFile("w.txt", "gadget Gadget GADGET\n")
+	e.waitFile("v.txt", "myGadget\n")
+}

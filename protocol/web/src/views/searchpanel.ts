@@ -43,6 +43,8 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   const include = h("input", { type: "text", "aria-label": "Files to include", placeholder: "include, e.g. *.go, src/**", spellcheck: "false" });
   const exclude = h("input", { type: "text", "aria-label": "Files to exclude", placeholder: "exclude, e.g. *_test.go", spellcheck: "false" });
   const replace = h("input", { type: "text", "aria-label": "Replace", placeholder: "Replace with", spellcheck: "false" });
+  // VS Code's AB toggle: each match keeps its case (FOO → BAR, Foo → Bar).
+  const keepCase = h("input", { type: "checkbox" });
   const preview = h("button", { type: "button", onclick: () => void previewReplace() }, "Replace all…");
   const summary = h("p", { class: "panel-note", role: "status" });
   const results = h("div", { class: "search-results" });
@@ -50,7 +52,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   parent.append(
     h("h2", { class: "panel-title" }, "Search"),
     h("div", { class: "search-form" }, pattern, h("div", { class: "search-opts" }, box(regex, "Regex"), box(matchCase, "Match case"), box(word, "Whole word")),
-      include, exclude, h("div", { class: "search-replace" }, replace, preview)),
+      include, exclude, h("div", { class: "search-replace" }, replace, preview), h("div", { class: "search-opts" }, box(keepCase, "Preserve case"))),
     summary, results,
   );
 
@@ -143,7 +145,8 @@ export function searchPanel(parent: HTMLElement, app: App): void {
       m.say("Too many files to replace in at once: narrow the search with include or exclude.", "replace");
       return;
     }
-    const { include_glob: _i, exclude_glob: _e, ...match } = a;
+    const { include_glob: _i, exclude_glob: _e, ...rest } = a;
+    const match = keepCase.checked ? { ...rest, preserve_case: true } : rest;
     const dry = await app.link.call<ReplaceResult>("editor_replace", { ...match, with: replace.value, paths: found.files.map((f) => f.path) });
     const plans = dry.files.filter((f) => f.replaced > 0);
     if (!plans.length) {
