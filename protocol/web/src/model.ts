@@ -111,7 +111,9 @@ export class Tab {
 
 export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog" | "side" | "cursor" | "git" | "activity";
 
-export type SideView = "files" | "search" | "git" | "activity";
+/** A side bar view's id ("files", "search", "git", "activity", and the
+ * ones features add: views/side.ts). */
+export type SideView = string;
 
 export interface Status {
   link: LinkState;
@@ -134,6 +136,8 @@ export class Model {
   children = new Map<string, Entry[]>();
   selected: string | null = null;
   side: SideView = "files";
+  /** Ctrl+B hid the side bar. */
+  sideHidden = false;
   /** The repository's status; null outside one (gitError says why). */
   git: GitStatus | null = null;
   gitError: string | null = null;
