@@ -12,6 +12,7 @@ import { changeCount, goToChange, hideChanges, showChanges } from "./inlinediff"
 import { showHelp } from "./views/help";
 import { openPalette } from "./views/palette";
 import { show } from "./views/side";
+import { toggleWrap } from "./wrap";
 
 const hasTab = (app: App) => !!app.model.activeTab?.state;
 const inRepo = (app: App) => !!app.model.git;
@@ -54,6 +55,7 @@ export function addCoreCommands(app: App): void {
   addCommand({ id: "file.newFolder", title: "File: New folder…", run: () => create(app, "", "folder") });
   addCommand({ id: "file.reveal", title: "File: Reveal active file in Files", when: (a) => !!a.model.active, run: () => (show(app, "files"), reveal(app, m.active!)) });
   addCommand({ id: "editor.find", title: "Edit: Find and replace in the file", keys: ["Ctrl+F", "Ctrl+H"], when: hasTab, run: () => inEditor(app, openSearchPanel) });
+  addCommand({ id: "view.wordWrap", title: "View: Toggle word wrap", keys: ["Alt+Z"], run: () => toggleWrap(app) });
   addCommand({ id: "editor.gotoLine", title: "Go to line…", keys: ["Ctrl+G"], when: hasTab, run: () => inEditor(app, gotoLine) });
   addCommand({
     id: "git.showChanges", title: "Git: Show changes inline", when: (a) => hasTab(a) && inRepo(a),

@@ -17,6 +17,7 @@ import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
 import { cutMarker } from "./cut";
 import { diffSlot } from "./inlinediff";
+import { wrapExtension } from "./wrap";
 
 export const languageSlot = new Compartment();
 
@@ -65,6 +66,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
       diffSlot.of([]),
+      wrapExtension(),
       // Read-only, yet focusable: the keys that move and select still work
       // (Ctrl+End, Ctrl+F), and the status bar follows the cursor.
       opts.readOnly ? EditorState.readOnly.of(true) : [],

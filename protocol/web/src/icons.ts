@@ -64,7 +64,8 @@ export function fileIcon(name: string): HTMLElement {
   el.setAttribute("aria-hidden", "true");
   const b = badges.find(([re]) => re.test(name));
   el.className = `fi fi-${b ? b[2] : "other"}`;
-  el.textContent = b ? b[1] : "·";
+  // Drawn by CSS (content: attr(data-badge)): not part of the name's text.
+  el.dataset.badge = b ? b[1] : "·";
   return el;
 }
 

@@ -13,6 +13,7 @@ import { list, relistParent, resync } from "./sync";
 import { forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
 import { diffBar } from "./views/diffbar";
+import { breadcrumbsView } from "./views/breadcrumbs";
 import { Dialogs } from "./views/dialog";
 import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
@@ -127,6 +128,7 @@ function start(): void {
   tabsView(tabs, app);
   bannerView(banners, app);
   diffBar(banners, app);
+  breadcrumbsView(banners, app);
   statusView(layout, app);
   model.on("tabs", () => {
     rememberActive(app);

@@ -4,7 +4,7 @@
 
 import type { App } from "../app";
 import { byAgent } from "../activity";
-import { h } from "../dom";
+import { h, midPath } from "../dom";
 import type { ChangeEvent } from "../mcp";
 import { patchView } from "./patch";
 
@@ -30,7 +30,7 @@ export function activityPanel(parent: HTMLElement, app: App): void {
         type: "button", class: "change", title: `${ev.cause} at ${ev.time}`, onclick: () => showPatch(app, ev),
       },
       h("span", { class: "who" }, ev.by ?? ev.cause),
-      h("span", { class: "what" }, `${ev.kind} ${what}`),
+      ev.kind === "moved" ? h("span", { class: "what", title: what }, `${ev.kind} ${what}`) : h("span", { class: "what" }, `${ev.kind} `, midPath(ev.path)),
       // A change seen without the file's earlier text (not open, a folder's
       // event) has no line counts: say nothing rather than +0 −0.
       ev.patch || ev.added || ev.removed

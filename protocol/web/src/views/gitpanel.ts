@@ -9,7 +9,7 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
-import { h } from "../dom";
+import { h, midPath } from "../dom";
 import { discard, gitAction, stage, type GitEntry } from "../git";
 import { openFile } from "../docs";
 import { goToChange, showChanges } from "../inlinediff";
@@ -83,7 +83,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
           type: "button", class: "git-file", "data-side": side,
           title: side === "staged" ? `${e.path}: ${e.index}, staged (HEAD to the index)` : `${e.path}: ${e.worktree}, not staged (the index to the file)`,
           onclick: () => void openChange(app, e, side).catch((x) => m.say(String(x.message ?? x))),
-        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`)), h("span", { class: "git-acts" }, ...acts)));
+        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), midPath(e.path), h("span", { class: "visually-hidden" }, ` ${code}`)), h("span", { class: "git-acts" }, ...acts)));
       }
       const all = side === "staged"
         ? act("Unstage all changes", "−", () => stage(app, ["."], true))

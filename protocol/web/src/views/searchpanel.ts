@@ -7,7 +7,7 @@
 
 import { EditorSelection } from "@codemirror/state";
 import type { App } from "../app";
-import { h } from "../dom";
+import { h, midPath } from "../dom";
 import { load, openFile } from "../docs";
 import { reveal } from "../files";
 import { byteToIndex, marked } from "./palette";
@@ -113,7 +113,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
           onclick: () => void goTo(f.path, hit).catch((e) => m.say(String(e.message ?? e))),
         }, h("span", { class: "ln" }, `${hit.line}`), h("span", { class: "tx" }, ...marked(dots + hit.text.slice(lead), shifted)))));
       }
-      results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, f.path, h("span", { class: "count" }, ` ${f.hits.length}`)), list));
+      results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, midPath(f.path), h("span", { class: "count" }, ` ${f.hits.length}`)), list));
     }
   }
 
