@@ -22,7 +22,7 @@ func TestCommandPalette(t *testing.T) {
 	e.node("dialog", "Commands")
 	var rows []string
 	e.js(`[...document.querySelectorAll("#palette-list [role=option]")].map((o) => o.textContent)`, &rows)
-	for _, want := range []string{"Go to fileCtrl+P", "View: Toggle side barCtrl+B", "View: Toggle word wrapAlt+Z", "View: Search across files", "File: SaveCtrl+S", "Show all commandsCtrl+Shift+P"} {
+	for _, want := range []string{"Go to fileCtrl+P", "View: Toggle side barCtrl+B", "View: Toggle word wrapAlt+Z", "View: Split editorCtrl+\\", "View: Search across files", "File: SaveCtrl+S", "Show all commandsCtrl+Shift+P"} {
 		found := false
 		for _, r := range rows {
 			found = found || strings.HasPrefix(r, want) || (strings.HasPrefix(want, "View: Search") && strings.HasPrefix(r, "View: SearchCtrl+Shift+F"))
@@ -149,4 +149,48 @@ func TestIconsAndLongPaths(t *testing.T) {
 	if got.Title != deep || !got.OneLine || !got.NameWhole || !got.Cut {
 		t.Fatalf("the long path in the Git panel: %+v", got)
 	}
+}
+
+// Ctrl+\ shows the file beside itself: typing on the right shows on the
+// left at once (one text: one draft, one save), each side keeps its own
+// cursor, and the left can show another file meanwhile.
+func TestSplitEditor(t *testing.T) {
+	e := newEnv(t, map[string]string{"a.txt": "alpha\nbeta\n", "b.txt": "bravo\n"}, opts{})
+	a := e.agent("agent")
+	a.call("editor_open", map[string]any{"path": "b.txt"})
+	e.click("treeitem", "a.txt")
+	e.waitEditor("alpha", "a.txt")
+	e.focusEditor()
+	e.key("\\", input.ModifierCtrl)
+	e.waitJS(`document.querySelector("#split-pane .cm-editor")?.checkVisibility() && document.querySelector("#split-pane").textContent.includes("alpha")`, "a.txt on the right")
+	var widths []float64
+	e.js(`[document.querySelector("#editor-pane").getBoundingClientRect().width, document.querySelector("#split-pane").getBoundingClientRect().width]`, &widths)
+	if widths[0] < 300 || widths[1] < 300 {
+		t.Fatalf("the two editors are %v px wide", widths)
+	}
+	e.activeIs("#split-pane .cm-content", "the focus on the right")
+	e.key(kb.End, input.ModifierCtrl)
+	e.typeText("gamma")
+	e.waitEditor("gamma", "the right's typing on the left")
+	waitFor(t, "a draft of what was typed on the right", func() bool { return a.dirty("a.txt") })
+	e.key("s", input.ModifierCtrl)
+	e.waitFile("a.txt", "alpha\nbeta\ngamma")
+	// The left shows b.txt; the right still a.txt; typing on the left in
+	// a.txt later reaches the right.
+	e.click("tab", "b.txt")
+	e.waitEditor("bravo", "b.txt on the left")
+	var right string
+	e.js(`document.querySelector("#split-pane .cm-content").textContent`, &right)
+	if !strings.Contains(right, "gamma") {
+		t.Fatalf("the right lost a.txt: %q", right)
+	}
+	e.click("tab", "a.txt")
+	e.waitEditor("gamma", "a.txt on the left again")
+	e.focusEditor()
+	e.typeText("left ")
+	e.waitJS(`document.querySelector("#split-pane .cm-content").textContent.startsWith("left alpha")`, "the left's typing on the right")
+	// Closing the right's only tab closes the group, not the file.
+	e.click("button", "Close a.txt on the right")
+	e.waitJS(`!document.querySelector("#split-pane").checkVisibility()`, "the right group closed")
+	e.node("tab", "a.txt")
 }

@@ -13,6 +13,7 @@ import { showHelp } from "./views/help";
 import { openPalette } from "./views/palette";
 import { show } from "./views/side";
 import { toggleWrap } from "./wrap";
+import { focusedTab } from "./views/split";
 
 const hasTab = (app: App) => !!app.model.activeTab?.state;
 const inRepo = (app: App) => !!app.model.git;
@@ -41,7 +42,8 @@ export function addCoreCommands(app: App): void {
     addCommand({ id, title, when: inRepo, run: () => gitAction(app, label, tool, args) });
   // Saves the active tab wherever the focus is (a merge has its own Save
   // button); never the browser's Save as.
-  addCommand({ id: "file.save", title: "File: Save", keys: ["Ctrl+S"], when: hasTab, run: () => void save(app, m.activeTab!) });
+  // The tab of the group the focus is in (views/split.ts).
+  addCommand({ id: "file.save", title: "File: Save", keys: ["Ctrl+S"], when: (a) => !!focusedTab(a)?.state, run: () => void save(app, focusedTab(app)!) });
   addCommand({ id: "quickOpen", title: "Go to file", keys: ["Ctrl+P"], inDialog: true, run: () => openPalette(app) });
   addCommand({ id: "commands", title: "Show all commands", keys: ["Ctrl+Shift+P", "F1"], inDialog: true, run: () => openPalette(app, ">") });
   addCommand({ id: "help.keys", title: "Help: Keyboard shortcuts", keys: ["?"], run: () => showHelp(app) });

@@ -14,6 +14,7 @@ import { forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
 import { diffBar } from "./views/diffbar";
 import { breadcrumbsView } from "./views/breadcrumbs";
+import { splitView } from "./views/split";
 import { Dialogs } from "./views/dialog";
 import { EditorHost } from "./views/editor";
 import { statusView } from "./views/status";
@@ -56,7 +57,7 @@ function start(): void {
   const tabs = h("div", { class: "tabbar" });
   const banners = h("div", {});
   const pane = h("div", { class: "pane", id: "editor-pane", role: "tabpanel" });
-  const main = h("main", { class: "main" }, tabs, banners, pane);
+  const main = h("main", { class: "main" }, h("div", { class: "group" }, tabs, banners, pane));
   const layout = h("div", { class: "layout" }, bar, side, main);
   document.body.replaceChildren(layout);
   const dialogs = new Dialogs(document.body);
@@ -126,6 +127,7 @@ function start(): void {
   gitPanel(panels.git, app);
   activityPanel(panels.activity, app);
   tabsView(tabs, app);
+  splitView(main, app);
   bannerView(banners, app);
   diffBar(banners, app);
   breadcrumbsView(banners, app);

@@ -5,7 +5,7 @@
 // them.
 
 import { EditorView } from "@codemirror/view";
-import type { StateEffect, TransactionSpec } from "@codemirror/state";
+import type { StateEffect, Transaction, TransactionSpec } from "@codemirror/state";
 import type { Model, Tab } from "../model";
 import { h } from "../dom";
 import { describe } from "../unreadable";
@@ -20,6 +20,9 @@ export interface EditorEvents {
 export class EditorHost {
   readonly view: EditorView;
   private shown: Tab | null = null;
+  /** Told of every transaction on a tab's state, on screen or not (a
+   * second view of the tab follows it: views/split.ts). */
+  private watchers = new Set<(tab: Tab, trs: readonly Transaction[]) => void>();
   private scrolls = new WeakMap<Tab, StateEffect<unknown>>();
 
   private empty: HTMLElement;
@@ -39,6 +42,7 @@ export class EditorHost {
         const tab = this.shown;
         if (!tab) return;
         tab.state = view.state;
+        for (const w of this.watchers) w(tab, trs);
         on.edited(tab, trs.some((t) => t.docChanged), trs.some((t) => t.selection !== undefined));
       },
     });
@@ -80,8 +84,20 @@ export class EditorHost {
     if (this.shown === tab && this.view.state === tab.state) {
       this.view.dispatch(spec);
     } else {
-      tab.state = tab.state.update(spec).state;
+      const tr = tab.state.update(spec);
+      tab.state = tr.state;
+      for (const w of this.watchers) w(tab, [tr]);
     }
+  }
+
+  /** Calls fn with each transaction a tab's state goes through. */
+  watch(fn: (tab: Tab, trs: readonly Transaction[]) => void): void {
+    this.watchers.add(fn);
+  }
+
+  /** The tab this pane shows, if any. */
+  get tab(): Tab | null {
+    return this.shown;
   }
 
   focus(): void {
