@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/editord/editord/shell"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Stage brings the named files and folders into the index as they are in
@@ -15,43 +16,19 @@ import (
 // resolved, unless it still holds conflict markers. It returns the paths
 // whose index entry changed, sorted.
 func (r *Repo) Stage(ctx context.Context, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "no paths to stage; pass the files or folders to stage")
-	}
-	h, err := r.head()
-	if err != nil {
-		return nil, err
-	}
-	headTree, err := r.headTree(h)
-	if err != nil {
-		return nil, err
-	}
-	lk, err := r.lockIndex()
-	if err != nil {
-		return nil, err
-	}
-	defer lk.rollback()
-	idx := lk.idx
-	before := indexState(idx)
-	var conflicted []string
-	for _, p := range idx.conflicted() {
-		if selects(paths, p) {
-			conflicted = append(conflicted, p)
+	return r.changeIndex(ctx, paths, "stage", func(idx *Index, headTree plumbing.Hash) error {
+		var conflicted []string
+		for _, p := range idx.conflicted() {
+			if selects(paths, p) {
+				conflicted = append(conflicted, p)
+			}
 		}
-	}
-	if err := r.resolveConflicts(idx, conflicted); err != nil {
-		return nil, err
-	}
-	if _, err := r.stagePaths(idx, headTree, paths); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := lk.write(idx); err != nil {
-		return nil, err
-	}
-	return changedEntries(before, indexState(idx)), nil
+		if err := r.resolveConflicts(idx, conflicted); err != nil {
+			return err
+		}
+		_, err := r.stagePaths(idx, headTree, paths)
+		return err
+	})
 }
 
 // Unstage puts HEAD's version of the named files and folders back into the
@@ -59,8 +36,63 @@ func (r *Repo) Stage(ctx context.Context, paths []string) ([]string, error) {
 // index (it is untracked again); the worktree is not touched. It returns
 // the paths whose index entry changed, sorted.
 func (r *Repo) Unstage(ctx context.Context, paths []string) ([]string, error) {
+	return r.changeIndex(ctx, paths, "unstage", func(idx *Index, headTree plumbing.Hash) error {
+		headFiles, err := r.treeFiles(headTree)
+		if err != nil {
+			return err
+		}
+		matched := make([]bool, len(paths))
+		match := func(p string) bool {
+			hit := false
+			for i, sel := range paths {
+				if under(p, sel) {
+					matched[i], hit = true, true
+				}
+			}
+			return hit
+		}
+		// Entries of the selection as HEAD has them; an entry HEAD has not
+		// goes, and one already at HEAD keeps its stat data (git status
+		// stays fast on it).
+		kept := idx.Entries[:0]
+		present := map[string]bool{}
+		for _, e := range idx.Entries {
+			if !match(e.Path) {
+				kept = append(kept, e)
+				continue
+			}
+			he, ok := headFiles[e.Path]
+			if !ok || e.Stage() != 0 || present[e.Path] {
+				continue
+			}
+			if he.mode != e.Mode || he.hash != e.Hash {
+				e = IndexEntry{Mode: he.mode, Hash: he.hash, Path: e.Path}
+			}
+			e.XFlags &^= xflagIntentToAdd
+			present[e.Path] = true
+			kept = append(kept, e)
+		}
+		idx.Entries = kept
+		for p, he := range headFiles {
+			if match(p) && !present[p] {
+				idx.Entries = append(idx.Entries, IndexEntry{Mode: he.mode, Hash: he.hash, Path: p})
+			}
+		}
+		for i, ok := range matched {
+			if !ok {
+				return shell.Errorf(shell.CodeNotFound, r.Abs(paths[i]), "%s is neither in the index nor in HEAD; nothing to unstage there", paths[i])
+			}
+		}
+		sortEntries(idx.Entries)
+		return nil
+	})
+}
+
+// changeIndex runs change on the index under its lock, with HEAD's tree,
+// writes the index and returns the paths whose entries changed, sorted.
+func (r *Repo) changeIndex(ctx context.Context, paths []string, verb string, change func(idx *Index, headTree plumbing.Hash) error) ([]string, error) {
 	if len(paths) == 0 {
-		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "no paths to unstage; pass the files or folders to unstage")
+		return nil, shell.Errorf(shell.CodeInvalidArgument, "", "no paths to %s; pass the files or folders to %s", verb, verb)
 	}
 	h, err := r.head()
 	if err != nil {
@@ -70,67 +102,22 @@ func (r *Repo) Unstage(ctx context.Context, paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	headFiles, err := r.treeFiles(headTree)
-	if err != nil {
-		return nil, err
-	}
 	lk, err := r.lockIndex()
 	if err != nil {
 		return nil, err
 	}
 	defer lk.rollback()
-	idx := lk.idx
-	before := indexState(idx)
-	matched := make([]bool, len(paths))
-	match := func(p string) bool {
-		hit := false
-		for i, sel := range paths {
-			if under(p, sel) {
-				matched[i], hit = true, true
-			}
-		}
-		return hit
+	before := indexState(lk.idx)
+	if err := change(lk.idx, headTree); err != nil {
+		return nil, err
 	}
-	// Entries of the selection as HEAD has them; an entry HEAD has not
-	// goes, and one already at HEAD keeps its stat data (git status stays
-	// fast on it).
-	kept := idx.Entries[:0]
-	present := map[string]bool{}
-	for _, e := range idx.Entries {
-		if !match(e.Path) {
-			kept = append(kept, e)
-			continue
-		}
-		he, ok := headFiles[e.Path]
-		if !ok || e.Stage() != 0 || present[e.Path] {
-			continue
-		}
-		if he.mode != e.Mode || he.hash != e.Hash {
-			e = IndexEntry{Mode: he.mode, Hash: he.hash, Path: e.Path}
-		}
-		e.XFlags &^= xflagIntentToAdd
-		present[e.Path] = true
-		kept = append(kept, e)
-	}
-	idx.Entries = kept
-	for p, he := range headFiles {
-		if match(p) && !present[p] {
-			idx.Entries = append(idx.Entries, IndexEntry{Mode: he.mode, Hash: he.hash, Path: p})
-		}
-	}
-	for i, ok := range matched {
-		if !ok {
-			return nil, shell.Errorf(shell.CodeNotFound, r.Abs(paths[i]), "%s is neither in the index nor in HEAD; nothing to unstage there", paths[i])
-		}
-	}
-	sortEntries(idx.Entries)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := lk.write(idx); err != nil {
+	if err := lk.write(lk.idx); err != nil {
 		return nil, err
 	}
-	return changedEntries(before, indexState(idx)), nil
+	return changedEntries(before, indexState(lk.idx)), nil
 }
 
 // under reports whether p is sel or lies beneath it ("" selects all).
