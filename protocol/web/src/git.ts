@@ -64,12 +64,9 @@ export async function refreshHunks(app: App, tab: Tab): Promise<void> {
 
 /** Runs a git action, showing it as busy and then its summary; git's own
  * message on failure. */
-export async function gitAction(app: App, label: string, tool: string, args: Record<string, unknown>): Promise<void> {
+export function gitAction(app: App, label: string, tool: string, args: Record<string, unknown>): Promise<void> {
   const m = app.model;
-  m.gitBusy = label;
-  m.gitSummary = null;
-  m.changed("git");
-  try {
+  return busy(app, label, async () => {
     // Fetch, pull and push say how far they got as they run.
     const onProgress = (done: number, total: number | undefined, message: string | undefined) => {
       if (m.gitBusy === null || !message || message === "done") return;
@@ -77,8 +74,19 @@ export async function gitAction(app: App, label: string, tool: string, args: Rec
       m.changed("git");
     };
     const r = await app.link.call<{ ok?: boolean; committed?: boolean; summary?: string; sha?: string }>(tool, args, { onProgress });
-    const failed = r.ok === false || r.committed === false;
-    m.gitSummary = { text: r.summary ?? "done", error: failed };
+    return { text: r.summary ?? "done", error: r.ok === false || r.committed === false };
+  });
+}
+
+/** Shows the Git panel busy with label while run runs, then its outcome
+ * (a refusal's message as an error), and reads the status again. */
+async function busy(app: App, label: string, run: () => Promise<{ text: string; error: boolean }>): Promise<void> {
+  const m = app.model;
+  m.gitBusy = label;
+  m.gitSummary = null;
+  m.changed("git");
+  try {
+    m.gitSummary = await run();
   } catch (e) {
     m.gitSummary = { text: (e as Error).message, error: true };
   } finally {
@@ -98,7 +106,6 @@ export function stage(app: App, paths: string[], unstage = false): Promise<void>
  * version the person confirmed over); an untracked file, which git has no
  * copy of, is deleted. Asks first: what goes cannot be had back. */
 export async function discard(app: App, e: GitEntry): Promise<void> {
-  const m = app.model;
   const untracked = e.worktree === "untracked";
   // The version the confirmation is about: a change made after it is a
   // conflict, not discarded unseen.
@@ -109,24 +116,14 @@ export async function discard(app: App, e: GitEntry): Promise<void> {
     ? await app.dialogs.confirm(`Delete ${e.path}?`, `${e.path} is untracked: git has no copy of it, so deleting it cannot be undone.`, "Delete file")
     : await app.dialogs.confirm(`Discard changes in ${e.path}?`, `${e.path} goes back to its staged text (the index's, which is HEAD's when nothing is staged); the changes made since are lost.`, "Discard changes");
   if (!ok) return;
-  m.gitBusy = "Discarding…";
-  m.gitSummary = null;
-  m.changed("git");
-  try {
+  await busy(app, "Discarding…", async () => {
     if (untracked) {
       await app.link.call("editor_delete", { path: e.path });
-      m.gitSummary = { text: `Deleted ${e.path}.`, error: false };
-    } else {
-      const r = await app.link.call<{ restored: boolean; conflict: boolean }>("editor_git_restore", version ? { path: e.path, expected_version: version } : { path: e.path });
-      m.gitSummary = r.conflict
-        ? { text: `Not discarded: ${e.path} changed since you asked; look at it again, then discard.`, error: true }
-        : { text: `Discarded the changes in ${e.path}.`, error: false };
+      return { text: `Deleted ${e.path}.`, error: false };
     }
-  } catch (x) {
-    m.gitSummary = { text: (x as Error).message, error: true };
-  } finally {
-    m.gitBusy = null;
-  }
-  m.changed("git");
-  await refreshGit(app);
+    const r = await app.link.call<{ restored: boolean; conflict: boolean }>("editor_git_restore", version ? { path: e.path, expected_version: version } : { path: e.path });
+    return r.conflict
+      ? { text: `Not discarded: ${e.path} changed since you asked; look at it again, then discard.`, error: true }
+      : { text: `Discarded the changes in ${e.path}.`, error: false };
+  });
 }
