@@ -5,8 +5,10 @@ package pagetest
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -56,6 +58,28 @@ func TestBinaryFileTab(t *testing.T) {
 	e.waitEditor("func main() {}", "main.go again")
 	if strings.Contains(e.editorText(), "typed") {
 		t.Fatalf("main.go's tab took the typing: %q", e.editorText())
+	}
+}
+
+// A file that cannot be read as text at all (a named pipe) gets a tab
+// that says it cannot be opened, and why, not the last tab's text.
+func TestUnreadableFileTab(t *testing.T) {
+	e := newEnv(t, map[string]string{"main.go": "package main\n"}, opts{setup: func(root string) {
+		if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
+			t.Skip("no named pipes here:", err)
+		}
+	}})
+	e.click("treeitem", "main.go")
+	e.waitEditor("package main", "main.go")
+	e.click("treeitem", "pipe")
+	note := e.text("region", "pipe")
+	if !strings.Contains(note, "pipe cannot be opened") {
+		t.Fatalf("the pipe's tab says %q", note)
+	}
+	var shown bool
+	e.js(`[...document.querySelectorAll("#editor-pane .cm-editor")].some((ed) => ed.checkVisibility())`, &shown)
+	if shown {
+		t.Fatal("an editor is on screen for the pipe's tab")
 	}
 }
 
