@@ -3,6 +3,7 @@
 // theirs where they are built (views/side.ts adds one per side view).
 
 import { openSearchPanel, gotoLine } from "@codemirror/search";
+import { EditorView } from "@codemirror/view";
 import type { App } from "./app";
 import { addCommand } from "./commands";
 import { activate, closeTab, save } from "./docs";
@@ -30,10 +31,13 @@ function cycleTab(app: App, step: 1 | -1, ev?: KeyboardEvent): void {
   queueMicrotask(() => (inEditor ? app.editor.focus() : document.querySelector<HTMLElement>('.tabs [role=tab][aria-selected="true"]')?.focus()));
 }
 
-/** Runs a CodeMirror command on the editor, focused first. */
-function inEditor(app: App, run: (view: typeof app.editor.view) => boolean): void {
-  app.editor.focus();
-  run(app.editor.view);
+/** Runs a CodeMirror command on the editor the focus is in (either side
+ * of a split), else the main one, focused first. */
+function inEditor(app: App, run: (view: EditorView) => boolean): void {
+  const dom = document.activeElement?.closest<HTMLElement>(".cm-editor");
+  const view = (dom && EditorView.findFromDOM(dom)) || app.editor.view;
+  view.focus();
+  run(view);
 }
 
 export function addCoreCommands(app: App): void {
