@@ -13,18 +13,22 @@ export interface FocusRec {
   column: number;
 }
 
+let kept = "";
+
 /** Remembers the active tab for a reload of this browser tab. */
 export function rememberActive(app: App): void {
   const m = app.model;
-  if (m.active !== null && m.root) sessionStorage.setItem(key, JSON.stringify({ root: m.root, path: m.active }));
+  if (m.active === null || !m.root) return;
+  const v = JSON.stringify({ root: m.root, path: m.active });
+  if (v !== kept) sessionStorage.setItem(key, (kept = v));
 }
 
 /** The tab to show first, when a remembered or focused one is open. */
 export function restoredActive(app: App, focus: FocusRec | null | undefined): string | null {
   const m = app.model;
   try {
-    const kept = JSON.parse(sessionStorage.getItem(key) ?? "null") as { root: string; path: string } | null;
-    if (kept && kept.root === m.root && m.tabs.has(kept.path)) return kept.path;
+    const was = JSON.parse(sessionStorage.getItem(key) ?? "null") as { root: string; path: string } | null;
+    if (was && was.root === m.root && m.tabs.has(was.path)) return was.path;
   } catch {
     /* nothing usable kept */
   }
