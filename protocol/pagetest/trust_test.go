@@ -271,7 +271,11 @@ func TestGitDiffOpensAtFirstChange(t *testing.T) {
 	if !visible("#editor-pane .cm-deletedChunk .cm-deletedLine", "row 250") || !visible("#editor-pane .cm-changedLine", "row 250 changed") {
 		t.Fatal("the inline diff is not on screen at the first change")
 	}
-	e.clickAt(`.git-file[data-side="staged"]`)
+	// Staged, the change is no longer against the index: the inline diff
+	// follows.
+	e.click("button", "Stage long.txt")
+	e.waitJS(`document.querySelector("[role=toolbar][aria-label=Changes]").textContent.includes(": none") && !document.querySelector("#editor-pane .cm-deletedChunk")`, "no change left against the index")
+	e.clickAt(`.git-file[data-side="staged"][title^="staged.txt"]`)
 	e.node("dialog", "Staged changes in staged.txt")
 	e.waitJS(`[...document.querySelectorAll("[role=dialog] .cm-line")].some((l) => l.textContent === "row 250 changed" && l.getBoundingClientRect().top >= 0 && l.getBoundingClientRect().bottom <= innerHeight)`, "the staged diff scrolled to its first change")
 }

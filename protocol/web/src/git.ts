@@ -6,6 +6,7 @@ import type { App } from "./app";
 import { setHunks, type Hunk } from "./gutter";
 import { ToolError } from "./mcp";
 import type { Tab } from "./model";
+import { showChanges } from "./inlinediff";
 
 export interface GitEntry {
   path: string;
@@ -42,7 +43,12 @@ export async function refreshGit(app: App): Promise<void> {
     m.gitError = e instanceof ToolError && e.code === "not_a_repository" ? "not_a_repository" : (e as Error).message;
   }
   m.changed("git", "status");
-  for (const tab of m.tabs.values()) if (tab.loaded) void refreshHunks(app, tab);
+  for (const tab of m.tabs.values()) {
+    if (!tab.loaded) continue;
+    void refreshHunks(app, tab);
+    // A stage or a commit moves what the inline diff compares against.
+    if (tab.inlineDiff) void showChanges(app, tab, tab.inlineDiff.rev);
+  }
 }
 
 /** Puts the tab's git hunks (index → disk) into its gutter. */

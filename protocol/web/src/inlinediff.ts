@@ -36,12 +36,18 @@ function revertButton(type: "accept" | "reject", action: (e: MouseEvent) => void
 /** Shows the tab's changes against rev (":" the index, "HEAD") inline. */
 export async function showChanges(app: App, tab: Tab, rev = ":"): Promise<void> {
   if (!tab.state) return;
+  const was = tab.inlineDiff;
   const r = await app.link.call<{ content: string; exists: boolean }>("editor_git_show", { path: tab.path, rev })
     .catch(() => ({ content: "", exists: false }));
-  if (!tab.state) return;
-  const split = fromDisk(r.exists ? r.content : "", tab.eol);
+  // Hidden while the index was read.
+  if (!tab.state || (was && !tab.inlineDiff)) return;
+  const content = r.exists ? r.content : "";
+  // Asked again after a git change: nothing to do when the index still
+  // holds the same text.
+  if (tab.inlineDiff?.rev === rev && tab.inlineDiff.original === content) return;
+  const split = fromDisk(content, tab.eol);
   const original = Text.of(split.text.split(split.separator));
-  tab.inlineDiff = { rev };
+  tab.inlineDiff = { rev, original: content };
   app.editor.apply(tab, {
     effects: diffSlot.reconfigure(unifiedMergeView({
       original,

@@ -65,7 +65,7 @@ export class Tab {
   unreadable: Unreadable | null = null;
   /** The tab shows its changes inline, against this revision (":" the
    * index). */
-  inlineDiff: { rev: string } | null = null;
+  inlineDiff: { rev: string; original: string } | null = null;
   remote: Remote | null = null;
   /** Another surface closed the buffer (or deleted its file) while this
    * tab held unsaved edits: the record keeps them as a detached draft. */
