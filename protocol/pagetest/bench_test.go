@@ -95,7 +95,7 @@ func BenchmarkPageLoad20Tabs(b *testing.B) {
 	if tabs != 20 {
 		b.Fatalf("%d tabs restored, want 20", tabs)
 	}
-	var loads []time.Duration
+	var loads, paints []time.Duration
 	for b.Loop() {
 		for range 10 {
 			e.reload()
@@ -103,11 +103,18 @@ func BenchmarkPageLoad20Tabs(b *testing.B) {
 			e.js(`document.body.dataset.readyMs`, &readyMs)
 			n, _ := strconv.Atoi(readyMs)
 			loads = append(loads, time.Duration(n)*time.Millisecond)
+			// The first paint of the page's own content (the workbench
+			// laid out, before the workspace is read).
+			var fcp float64
+			e.js(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0`, &fcp)
+			paints = append(paints, time.Duration(fcp*float64(time.Millisecond)))
 		}
 	}
 	b.ReportMetric(ms(percentile(loads, 0.5)), "p50-ms")
 	b.ReportMetric(ms(percentile(loads, 1)), "max-ms")
-	b.Logf("page load to an interactive editor with 20 tabs restored, over %d loads: p50 %.0f ms, max %.0f ms (goal: first paint of the workbench ≤ 300 ms)", len(loads), ms(percentile(loads, 0.5)), ms(percentile(loads, 1)))
+	b.ReportMetric(ms(percentile(paints, 0.5)), "first-paint-p50-ms")
+	b.Logf("page load with 20 tabs restored, over %d loads: first contentful paint p50 %.0f ms (max %.0f); the workbench ready, tabs and the active editor painted, p50 %.0f ms, max %.0f ms (goal: first paint of the workbench ≤ 300 ms)",
+		len(loads), ms(percentile(paints, 0.5)), ms(percentile(paints, 1)), ms(percentile(loads, 0.5)), ms(percentile(loads, 1)))
 }
 
 func BenchmarkPageLargeFileFirstPaint(b *testing.B) {
