@@ -48,9 +48,10 @@ screenshots:
 	EDITORD_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^TestScreenshots$$' ./protocol/pagetest
 
 # The page's figures in headless chromium (README, "The person's editor"): an
-# agent's save to the text in the page, load with 20 tabs, a 5 MB file (first
-# lines, and scrolled end to end), the command palette's keystroke, the
-# bundle's size; each prints its goal.
+# agent's save to the text in the page, an agent's edit into a tab with
+# unsaved edits, load with 20 tabs, a 5 MB file (first lines, and scrolled
+# end to end), the command palette's keystroke, the bundle's size; each
+# prints its goal.
 bench-page:
 	$(GO) test -count=1 -run '^$$' -bench 'Page' -benchtime 1x -timeout 20m ./protocol/pagetest
 
@@ -64,6 +65,7 @@ stress:
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzCheckoutNames$$' -fuzztime $(GITFUZZTIME) ./gitops
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -v -run 'Stress|BadInput|FuzzJailPaths' ./editor ./cmd/editord ./protocol
 	EDITORD_STRESS=long $(GO) test -count=1 -timeout 20m -run 'GitDirProperty|Hostile|FIFO|FuzzTreeEntryName' ./gitops
+	EDITORD_STRESS=long EDITORD_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 40m -v -run '^TestCoeditInterleavings$$' ./protocol/pagetest
 
 # Regenerate the golden tool schemas after changing a request or response type.
 schemas:

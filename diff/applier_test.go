@@ -2,7 +2,6 @@ package diff
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -92,38 +91,4 @@ func applyUnified(before, patch string, want []Hunk) (string, error) {
 		out.WriteString(l)
 	}
 	return out.String(), nil
-}
-
-// parseHunkHeader reads "@@ -a[,b] +c[,d] @@..." (the short git form too,
-// so it can parse git's own output).
-func parseHunkHeader(line string) (Hunk, error) {
-	var h Hunk
-	rest, ok := strings.CutPrefix(line, "@@ -")
-	if !ok {
-		return h, fmt.Errorf("bad hunk header %q", line)
-	}
-	ranges, _, ok := strings.Cut(rest, " @@")
-	oldR, newR, ok2 := strings.Cut(ranges, " +")
-	if !ok || !ok2 {
-		return h, fmt.Errorf("bad hunk header %q", line)
-	}
-	var err1, err2 error
-	h.OldStart, h.OldLines, err1 = parseRange(oldR)
-	h.NewStart, h.NewLines, err2 = parseRange(newR)
-	if err1 != nil || err2 != nil {
-		return h, fmt.Errorf("bad hunk header %q", line)
-	}
-	return h, nil
-}
-
-func parseRange(s string) (start, count int, err error) {
-	a, b, hasCount := strings.Cut(s, ",")
-	if start, err = strconv.Atoi(a); err != nil {
-		return
-	}
-	count = 1
-	if hasCount {
-		count, err = strconv.Atoi(b)
-	}
-	return
 }

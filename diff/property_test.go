@@ -154,6 +154,9 @@ func TestRandomPatchesApply(t *testing.T) {
 		if got, err := applyUnified(before, res.Patch, res.Hunks); err != nil || got != after {
 			t.Fatalf("in-process apply gave %q, %v: %s", got, err, desc)
 		}
+		if got, err := Apply(before, res.Patch); err != nil || got != after {
+			t.Fatalf("Apply gave %q, %v: %s", got, err, desc)
+		}
 		if res.Identical {
 			continue
 		}

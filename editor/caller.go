@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"slices"
 	"sync"
 )
 
@@ -17,6 +18,56 @@ type Caller struct {
 
 	mu   sync.Mutex
 	seen string // the active root named by the last response this caller got
+
+	// Toolsets this caller's tool list holds beyond the configured ones
+	// (editor::tools), and how its front end tells the client its list
+	// changed; nil for a caller without a lasting session to list for.
+	toolsets      []string
+	toolsetsMoved func()
+}
+
+// ListsToolsets makes the caller one whose tool list editor::tools can
+// grow: moved tells its client the list changed.
+func (c *Caller) ListsToolsets(moved func()) {
+	c.mu.Lock()
+	c.toolsetsMoved = moved
+	c.mu.Unlock()
+}
+
+// Toolsets are the toolsets editor::tools added for this caller.
+func (c *Caller) Toolsets() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.toolsets...)
+}
+
+// addToolsets adds toolsets to the caller's list; it reports whether the
+// caller lists toolsets at all, and tells its client when the list grew.
+func (c *Caller) addToolsets(names []string) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	moved := c.toolsetsMoved
+	if moved == nil {
+		c.mu.Unlock()
+		return false
+	}
+	grew := false
+	for _, n := range names {
+		if !slices.Contains(c.toolsets, n) {
+			c.toolsets = append(c.toolsets, n)
+			grew = true
+		}
+	}
+	c.mu.Unlock()
+	if grew {
+		moved()
+	}
+	return true
 }
 
 // NewCaller is a caller that has seen no root yet.

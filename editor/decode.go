@@ -56,12 +56,16 @@ func decodeArgs(args json.RawMessage, req any) error {
 	}
 	t := reflect.TypeOf(req).Elem()
 	known := map[string]bool{}
-	var missing []string
+	var missing, choices []string
 	for _, f := range fields(t) {
 		name, opt := jsonName(f)
 		known[name] = true
 		if raw, ok := obj[name]; !opt && (!ok || string(raw) == "null") {
 			missing = append(missing, name)
+			if e := f.Tag.Get("enum"); e != "" {
+				// The values, so a caller can fix the call without the schema.
+				choices = append(choices, fmt.Sprintf("%s is one of %s", name, quoteList(strings.Split(e, ","))))
+			}
 		}
 	}
 	var unknown []string
@@ -80,6 +84,9 @@ func decodeArgs(args json.RawMessage, req any) error {
 		return invalid("unknown field %s; this function takes: %s", quoteList(unknown), strings.Join(names, ", "))
 	}
 	if len(missing) > 0 {
+		if len(choices) > 0 {
+			return invalid("missing required field %s (%s)", quoteList(missing), strings.Join(choices, "; "))
+		}
 		return invalid("missing required field %s", quoteList(missing))
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))

@@ -23,6 +23,10 @@ type DraftResponse struct {
 	By        string  `json:"by,omitempty" desc:"Who holds the draft (the surface that last kept it)."`
 	Time      string  `json:"time,omitempty" desc:"When it was last kept, RFC 3339."`
 	Content   *string `json:"content,omitempty" desc:"With read: the draft's text."`
+	// BaseContent lets the holder merge a draft made over an older version
+	// with the disk (its editor rebases it, as for a change that comes
+	// while it types), after a reload that lost the text it was made over.
+	BaseContent *string `json:"base_content,omitempty" desc:"With read: the content of draft_base, when the server still holds it (to merge the draft with the disk)."`
 }
 
 func init() {
@@ -58,6 +62,10 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 			return out, err
 		}
 		out.Dirty, out.DraftBase, out.By, out.Time, out.Content = true, d.Base, d.By, d.Time, &d.Content
+		if base, ok := s.versionContent(d.Base); ok {
+			b := string(base)
+			out.BaseContent = &b
+		}
 		return out, nil
 	case req.Content == nil:
 		_, err := s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
@@ -81,6 +89,9 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 	}
 	d := &workspace.Draft{Root: root, Path: l.stored, Base: req.BaseVersion, By: by(ctx),
 		Time: time.Now().UTC().Format(time.RFC3339Nano), Content: *req.Content}
+	// Which lines are being edited, for agents (draft_notice.go): found
+	// before the record is locked.
+	lines := s.draftLines(l, d.Base, content)
 	_, err = s.store.Update(ctx, func(r *workspace.Record) (bool, error) {
 		ses := r.Session(root)
 		if !ses.HoldsDraft(l.stored) {
@@ -89,7 +100,7 @@ func (s *Service) Draft(ctx context.Context, req *DraftRequest) (*DraftResponse,
 		if err := s.store.WriteDraft(d, workspace.MaxDraftsBytes); err != nil {
 			return false, err
 		}
-		ses.SetDraft(l.stored, d.Base)
+		ses.MarkDraft(l.stored, workspace.DraftMark{Base: d.Base, By: d.By, Lines: lines})
 		return true, nil
 	})
 	if err != nil {

@@ -18,10 +18,11 @@ import (
 // re-check before the rename (save.go).
 
 type EditRequest struct {
-	Path            string     `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string     `json:"path" desc:"File path, root-relative or absolute."`
 	Edits           []TextEdit `json:"edits" desc:"Replacements, applied in order; all or nothing."`
-	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"Optional: the version you read; if the disk differs, conflict (nothing written)."`
+	ExpectedVersion *string    `json:"expected_version,omitempty" desc:"The version you read: a later change is merged, or conflicts if it overlaps."`
 	DryRun          bool       `json:"dry_run,omitempty" default:"false" desc:"Return the patch, write nothing."`
+	Strict          bool       `json:"strict,omitempty" default:"false" desc:"No merge: any later change conflicts."`
 }
 
 // TextEdit is one replacement of editor::edit.
@@ -40,9 +41,10 @@ type EditResponse struct {
 	Added       int     `json:"added" desc:"Lines added."`
 	Removed     int     `json:"removed" desc:"Lines removed."`
 	Patch       string  `json:"patch" desc:"Unified diff of this edit (git apply accepts it); empty when nothing changes or what changed is over max_diff_bytes."`
-	Conflict    bool    `json:"conflict" desc:"True when expected_version differs from the disk's; nothing was written."`
+	Conflict    bool    `json:"conflict" desc:"True when the file changed since expected_version and your edits overlap that change (or its base is no longer known, or strict); nothing was written."`
 	DiskVersion *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
-	Root        string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	ThreeWay
+	Root string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
@@ -51,7 +53,6 @@ func init() {
 			"edits apply in order, all or nothing; in a CRLF file \\n stands for \\r\\n. "+
 			"Copy old_text from editor::open's lines, without the number column. "+
 			"No match or several is an error naming the lines: re-read them, never rewrite the file from memory. "+
-			"Returns version, +/- and the patch. "+
 			"Example: {\"path\": \"a.go\", \"edits\": [{\"old_text\": \"x := 1\", \"new_text\": \"x := 2\"}]}.",
 		destructive, (*Service).Edit)
 }
@@ -78,6 +79,7 @@ func (s *Service) Edit(ctx context.Context, req *EditRequest) (*EditResponse, er
 			return nil, invalid("edits[%d].new_text is missing; pass \"\" to delete old_text", i)
 		}
 	}
+	s.awaitReported(ctx, root, l, deref(req.ExpectedVersion))
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
@@ -113,15 +115,49 @@ func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc
 	if !isText(cur.data) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary on disk (NUL byte or invalid UTF-8); editor::edit changes text files only", display(l.stored))
 	}
+	notice := s.draftNotice(ctx, root, l)
+	if !req.DryRun && s.holdsForDraft(notice) {
+		s.handOut(cur.version, cur.data)
+		return &EditResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, ThreeWay: ThreeWay{Held: true, Draft: notice}}, nil
+	}
+	var (
+		next     []byte
+		replaced int
+		merge    *staleMerge
+		yours    []byte
+	)
 	if req.ExpectedVersion != nil && *req.ExpectedVersion != cur.version {
+		// Stale: the edits were made against expected_version. Applied to
+		// its content, when known, they merge with the disk's change.
+		if *req.ExpectedVersion != "" && !req.Strict {
+			if base, ok := s.versionContent(*req.ExpectedVersion); ok {
+				mine, n, err := applyEdits(stringView(base), req.Edits, EOL(base) == "crlf", l)
+				if err != nil {
+					return nil, err
+				}
+				yours, replaced = bytesView(mine), n
+				merge = s.mergeStale(*req.ExpectedVersion, yours, cur.data)
+			}
+		}
 		v := cur.version
-		return &EditResponse{Path: l.stored, Conflict: true, Version: v, Mtime: cur.mtime, DiskVersion: &v}, nil
+		if merge == nil || len(merge.conflicts) > 0 {
+			s.handOut(v, cur.data) // disk_version may guard the next try
+			conflict := &EditResponse{Path: l.stored, Conflict: true, Version: v, Mtime: cur.mtime, DiskVersion: &v}
+			if merge != nil {
+				conflict.ThreeWay = s.overlapInfo(l, merge, yours, cur.data)
+			}
+			conflict.Draft = notice
+			return conflict, nil
+		}
+		next = merge.merged
+	} else {
+		content, n, err := applyEdits(stringView(cur.data), req.Edits, EOL(cur.data) == "crlf", l)
+		if err != nil {
+			return nil, err
+		}
+		next, replaced = bytesView(content), n
 	}
-	content, replaced, err := applyEdits(stringView(cur.data), req.Edits, EOL(cur.data) == "crlf", l)
-	if err != nil {
-		return nil, err
-	}
-	next := bytesView(content)
+	content := stringView(next)
 	if !isText(next) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "the edits would put a NUL byte into %s; editor::edit writes text only, nothing was written", display(l.stored))
 	}
@@ -131,6 +167,10 @@ func (s *Service) editLocked(ctx context.Context, sv *saving, root string, l loc
 		d.Added, d.Removed = diff.Counts(stringView(cur.data), content)
 	}
 	resp := &EditResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, Replaced: replaced, Added: d.Added, Removed: d.Removed, Patch: d.Patch}
+	if merge != nil {
+		resp.ThreeWay = s.mergedInfo(l, merge, yours)
+	}
+	resp.Draft = notice
 	if req.DryRun {
 		return resp, nil
 	}

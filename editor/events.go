@@ -12,7 +12,7 @@ import (
 
 type ChangesRequest struct {
 	Since string `json:"since,omitempty" desc:"Cursor from a previous call; omit for the oldest event kept."`
-	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (default 100, up to 10,000); more counts the rest."`
+	Limit int    `json:"limit,omitempty" default:"100" desc:"Events at most (up to 10,000); more counts the rest."`
 	Path  string `json:"path,omitempty" desc:"Only events at or under this path (moves from or to it too)."`
 }
 
@@ -21,6 +21,7 @@ type ChangesResponse struct {
 	Cursor  string            `json:"cursor" desc:"Pass as since next time to get only newer events (after the last one returned)."`
 	Reset   bool              `json:"reset" desc:"True when events after your cursor were already dropped from the journal (or it restarted): you missed some, so re-read the files you care about."`
 	More    int               `json:"more" desc:"Events after cursor that limit left out; call again with since set to cursor for them."`
+	You     string            `json:"you" desc:"Your by: the events you wrote carry it."`
 }
 
 // changesLimitCap bounds one response.
@@ -54,7 +55,7 @@ func (s *Service) Changes(ctx context.Context, req *ChangesRequest) (*ChangesRes
 	if err != nil {
 		return nil, err
 	}
-	return &ChangesResponse{Changes: p.Events, Cursor: fmt.Sprint(p.Next), Reset: p.Reset, More: p.More}, nil
+	return &ChangesResponse{Changes: p.Events, Cursor: fmt.Sprint(p.Next), Reset: p.Reset, More: p.More, You: by(ctx)}, nil
 }
 
 // changesDefaultLimit is editor::changes' limit when none is given.

@@ -24,7 +24,7 @@ type MoveResponse struct {
 
 type CreateRequest struct {
 	Path    string `json:"path" desc:"Path to create."`
-	Kind    string `json:"kind" enum:"file,folder" desc:"file or folder."`
+	Kind    string `json:"kind" enum:"file,folder" desc:"\"file\" or \"folder\"."`
 	Content string `json:"content,omitempty" desc:"Initial text of a file."`
 }
 
@@ -55,8 +55,8 @@ func init() {
 			"An existing to is refused unless overwrite; a folder cannot move into itself.",
 		destructive, (*Service).Move)
 	define("editor::create",
-		"Create a file (optional content) or folder, parents included. "+
-			"Never overwrites: anything at the path is exists, except an existing folder for kind folder (created: false).",
+		"Create a file (kind \"file\", optional content) or folder (kind \"folder\") with its parents. "+
+			"Never overwrites: anything at the path is exists (kind folder on a folder: created: false).",
 		additive, (*Service).Create)
 	define("editor::delete",
 		"Delete a file or folder and close its buffers (a shell rm leaves them open). "+

@@ -7,7 +7,7 @@ import (
 )
 
 type FindRequest struct {
-	Query            string `json:"query" desc:"Letters in order, case-insensitive (\"usrctl\", \"tree/mod.rs\")."`
+	Query            string `json:"query" desc:"Letters in order, case-insensitive (\"usrctl\", \"tree/mod.rs\"); a space is anything between (\"cluster autoscaler main.go\")."`
 	Limit            int    `json:"limit,omitempty" default:"50" desc:"Matches to return (default 50, at most 10,000)."`
 	IncludeUntracked *bool  `json:"include_untracked,omitempty" default:"true" desc:"Also untracked, not ignored files (default true)."`
 }
@@ -34,8 +34,8 @@ func init() {
 	define("editor::find",
 		"Find files by approximate name, like go-to-file: {\"query\": \"usrctl\"} finds src/user_controller.go; "+
 			"matches in the file name rank first. "+
-			"Candidates: git's tracked and untracked, not ignored files (or a .gitignore-aware walk), "+
-			"without noise folders or denied paths. For contents use editor::search.",
+			"Candidates: git's files and untracked, not ignored ones (else a .gitignore-aware walk). "+
+			"For contents use editor::search.",
 		readOnly, (*Service).Find)
 }
 

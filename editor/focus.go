@@ -10,10 +10,10 @@ import (
 )
 
 type FocusRequest struct {
-	Path      string               `json:"path" desc:"The active tab's file."`
+	Path      string               `json:"path" desc:"File of the active tab, root-relative."`
 	Line      int                  `json:"line" desc:"Cursor line, 1-based."`
 	Column    int                  `json:"column" desc:"Cursor column, 1-based, in characters."`
-	Selection *workspace.Selection `json:"selection,omitempty" desc:"The selection, if any."`
+	Selection *workspace.Selection `json:"selection,omitempty" desc:"The selected range, when something is selected."`
 }
 
 type FocusResponse struct {
@@ -22,7 +22,8 @@ type FocusResponse struct {
 
 func init() {
 	define("editor::workspace::focus",
-		"Record where the person is (the editor page calls it); agents read focus in editor::workspace::get.",
+		"Record where the person is (active tab and cursor), as their editor does, debounced; "+
+			"agents read it as focus in editor::workspace::get.",
 		idempotent, (*Service).Focus)
 }
 

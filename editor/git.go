@@ -39,10 +39,11 @@ type GitStatusResponse struct {
 }
 
 type GitHunksRequest struct {
-	Path         string `json:"path" desc:"File, root-relative or absolute inside the jail."`
-	Against      string `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file."`
-	Rev          string `json:"rev,omitempty" desc:"against rev: the revision."`
-	ContextLines *int   `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk (default 0)."`
+	Path         string   `json:"path,omitempty" desc:"File (omit: all)."`
+	Paths        []string `json:"paths,omitempty" desc:"Without path: under these."`
+	Against      string   `json:"against" enum:"worktree,index,head,upstream,rev" desc:"worktree: index→file; index: HEAD→index; head: HEAD→file; upstream, rev: commit→file."`
+	Rev          string   `json:"rev,omitempty" desc:"against rev: the revision."`
+	ContextLines *int     `json:"context_lines,omitempty" default:"0" desc:"Unchanged lines around each hunk."`
 }
 
 type GitHunksResponse struct {
@@ -54,6 +55,9 @@ type GitHunksResponse struct {
 	Untracked bool        `json:"untracked" desc:"True when git does not track the file: hunks is empty, the whole file is new."`
 	Patch     string      `json:"patch" desc:"The unified diff (--- a/<path> / +++ b/<path>), accepted by git apply. Empty when there is no change."`
 	Root      string      `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	// Without path: every changed file (git_review.go).
+	Files   []GitFileChange `json:"files,omitempty" desc:"Without path: each changed file by path; patch holds those with in_patch."`
+	LeftOut int             `json:"left_out,omitempty" desc:"Without path: changed files whose diff is not in patch (the text budget); pass one as path, or narrow paths."`
 }
 
 type GitShowRequest struct {
@@ -77,12 +81,11 @@ type GitShowResponse struct {
 
 func init() {
 	define("editor::git::status",
-		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change (renames included), shown like git status --porcelain. "+
-			"Outside a repository: not_a_repository.",
+		"Git status of the repository holding the root: branch, upstream, ahead/behind and each changed path's staged and unstaged change, like git status --porcelain.",
 		readOnly, (*Service).GitStatus)
 	define("editor::git::hunks",
-		"One file's changes (patch and line ranges) against worktree, index, head, upstream or a revision; "+
-			"context_lines 0 by default. An untracked file gives untracked: true.",
+		"A file's changes (patch, line ranges) against worktree, index, head, upstream or rev; "+
+			"no path: all changed files (untracked whole) in one patch.",
 		readOnly, (*Service).GitHunks)
 	define("editor::git::show",
 		"A file's content at a revision (HEAD, main~3, stash@{0}^3, HEAD@{2}; \":\" staged, \":1\"-\":3\" a conflict's sides); "+
@@ -178,24 +181,15 @@ func (s *Service) GitStatus(ctx context.Context, req *GitStatusRequest) (*GitSta
 }
 
 func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunksResponse, error) {
-	ctxLines := 0
-	if req.ContextLines != nil {
-		if *req.ContextLines < 0 {
-			return nil, invalid("context_lines must be 0 or more, not %d", *req.ContextLines)
-		}
-		ctxLines = *req.ContextLines
+	ctxLines, err := hunksArgs(req)
+	if err != nil {
+		return nil, err
 	}
-	switch req.Against {
-	case gitops.AgainstWorktree, gitops.AgainstIndex, gitops.AgainstHead, gitops.AgainstUpstream:
-		if req.Rev != "" {
-			return nil, invalid("rev is used only with against \"rev\"; pass against \"rev\" to compare with %s", req.Rev)
-		}
-	case gitops.AgainstRev:
-		if req.Rev == "" {
-			return nil, invalid("against \"rev\" needs rev, the revision to compare with (main~2, a SHA, a tag, stash@{0})")
-		}
-	default:
-		return nil, invalid("against must be worktree, index, head, upstream or rev, not %q", req.Against)
+	if req.Path == "" {
+		return s.gitReview(ctx, req, ctxLines)
+	}
+	if len(req.Paths) > 0 {
+		return nil, invalid("pass path (one file) or paths (every changed file under them), not both")
 	}
 	root, r, err := s.gitRepo()
 	if err != nil {
@@ -209,7 +203,7 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	out := &GitHunksResponse{Path: l.stored, Against: req.Against, Hunks: []diff.Hunk{}, Root: root}
 	// Sides are read up to max_read_bytes, as editor::open reads ranges;
 	// max_diff_bytes bounds what differs between them.
-	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, max(int64(s.cfg.Limits.MaxDiffBytes), s.jail.MaxReadBytes()))
+	before, after, untracked, err := r.HunkSides(req.Against, req.Rev, rel, s.hunkSideBytes())
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +223,36 @@ func (s *Service) GitHunks(ctx context.Context, req *GitHunksRequest) (*GitHunks
 	}
 	out.Hunks, out.Added, out.Removed, out.Patch = d.Hunks, d.Added, d.Removed, d.Patch
 	return out, nil
+}
+
+// hunkSideBytes bounds each side a comparison reads.
+func (s *Service) hunkSideBytes() int64 {
+	return max(int64(s.cfg.Limits.MaxDiffBytes), s.jail.MaxReadBytes())
+}
+
+// hunksArgs checks against, rev and context_lines, and returns the
+// context lines.
+func hunksArgs(req *GitHunksRequest) (int, error) {
+	ctxLines := 0
+	if req.ContextLines != nil {
+		if *req.ContextLines < 0 {
+			return 0, invalid("context_lines must be 0 or more, not %d", *req.ContextLines)
+		}
+		ctxLines = *req.ContextLines
+	}
+	switch req.Against {
+	case gitops.AgainstWorktree, gitops.AgainstIndex, gitops.AgainstHead, gitops.AgainstUpstream:
+		if req.Rev != "" {
+			return 0, invalid("rev is used only with against \"rev\"; pass against \"rev\" to compare with %s", req.Rev)
+		}
+	case gitops.AgainstRev:
+		if req.Rev == "" {
+			return 0, invalid("against \"rev\" needs rev, the revision to compare with (main~2, a SHA, a tag, stash@{0})")
+		}
+	default:
+		return 0, invalid("against must be worktree, index, head, upstream or rev, not %q", req.Against)
+	}
+	return ctxLines, nil
 }
 
 func (s *Service) GitShow(ctx context.Context, req *GitShowRequest) (*GitShowResponse, error) {

@@ -9,8 +9,8 @@ import (
 )
 
 type GitStageRequest struct {
-	Paths   []string `json:"paths" desc:"Files or folders (\".\" all)."`
-	Unstage bool     `json:"unstage,omitempty" default:"false" desc:"Unstage instead."`
+	Paths   []string `json:"paths" desc:"Files or folders, root-relative; \".\" for the whole root."`
+	Unstage bool     `json:"unstage,omitempty" default:"false" desc:"Put HEAD's version back in the index instead, as git restore --staged does (the files on disk are not touched)."`
 }
 
 type GitStageResponse struct {
@@ -20,7 +20,8 @@ type GitStageResponse struct {
 
 func init() {
 	define("editor::git::stage",
-		"Stage paths as on disk, or unstage them; files untouched.",
+		"Stage files or folders as they are on disk, as git add does (a conflicted file once its markers are gone); "+
+			"unstage: true puts HEAD's version back in the index instead. The files are not touched.",
 		destructive, (*Service).GitStage)
 }
 

@@ -17,7 +17,7 @@ import (
 
 type GitCommitRequest struct {
 	Message  string   `json:"message" desc:"Commit message; may be empty only to finish a merge."`
-	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first (default)."`
+	StageAll *bool    `json:"stage_all,omitempty" default:"true" desc:"Stage every change first."`
 	Paths    []string `json:"paths,omitempty" desc:"Commit just these files or folders."`
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 type OpenRequest struct {
-	Path   string `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path   string `json:"path" desc:"File path, root-relative or absolute."`
 	Offset int    `json:"offset,omitempty" desc:"First line to read, 1-based."`
 	Limit  int    `json:"limit,omitempty" desc:"Lines to read (default: to the end)."`
 	Tab    *bool  `json:"tab,omitempty" default:"true" desc:"false: read without adding a tab in the user's editor."`
@@ -27,11 +27,14 @@ type OpenResponse struct {
 	EndLine    int    `json:"end_line" desc:"Line number of the last line of content (start_line-1 when content is empty)."`
 	TotalLines int    `json:"total_lines" desc:"Lines in the whole file (a last line without a newline counts)."`
 	Root       string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	// Draft comes last: protocol's openJSON writes the fields before it
+	// by hand.
+	Draft *DraftNotice `json:"draft,omitempty" desc:"Someone else (the person, in their editor) holds unsaved edits of this file: who, over which version, and which lines they are editing. The disk's content is what you got."`
 }
 
 func init() {
 	define("editor::open",
-		"Read a text file as numbered lines: all of it, or limit lines from offset (files up to max_read_bytes). "+
+		"Read a text file as numbered lines: all of it, or limit lines from offset. "+
 			"version is the whole file's: pass it as expected_version. Adds a tab in the user's editor unless tab: false. "+
 			"Example: {\"path\": \"a.go\", \"offset\": 120, \"limit\": 40, \"tab\": false}.",
 		readOnly, (*Service).Open)
@@ -58,6 +61,16 @@ func (s *Service) Open(ctx context.Context, req *OpenRequest) (*OpenResponse, er
 		return nil, err
 	}
 	out.Root = root
+	// The version handed out is kept, so that a save or edit guarded by it
+	// can be merged if the file changes meanwhile (merge.go).
+	switch {
+	case out.Truncated:
+	case out.StartLine == 1 && out.EndLine == out.TotalLines:
+		s.handOut(out.Version, bytesView(out.Content))
+	default:
+		s.handOutRead(l, out.Version, out.Size)
+	}
+	out.Draft = s.draftNotice(ctx, root, l)
 	// A file over max_file_bytes is never a buffer: the user's editor could
 	// not hold it whole.
 	if (req.Tab == nil || *req.Tab) && out.Size <= s.cfg.Limits.MaxFileBytes {

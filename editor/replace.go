@@ -24,15 +24,17 @@ import (
 
 type ReplaceRequest struct {
 	Pattern    string            `json:"pattern" desc:"As in editor::search."`
-	Literal    bool              `json:"literal,omitempty" default:"false" desc:"As in editor::search."`
-	IgnoreCase bool              `json:"ignore_case,omitempty" default:"false" desc:"As in editor::search."`
-	WholeWord  bool              `json:"whole_word,omitempty" default:"false" desc:"As in editor::search."`
+	Literal    bool              `json:"literal,omitempty" desc:"As in editor::search."`
+	IgnoreCase bool              `json:"ignore_case,omitempty" desc:"As in editor::search."`
+	WholeWord  bool              `json:"whole_word,omitempty" desc:"As in editor::search."`
 	With       string            `json:"with" desc:"Replacement; $1, ${name} insert groups unless literal."`
-	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run)."`
+	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run); default: every match."`
 	Write      map[string]string `json:"write,omitempty" desc:"Files to write: path to version from the dry run."`
 
 	// Keep each match's case (search.PreserveCase): FOO → BAR, Foo → Bar.
-	PreserveCase bool `json:"preserve_case,omitempty" default:"false" desc:"Keep case."`
+	// The booleans here leave their false default unsaid: the default tool
+	// list has no bytes to spare (protocol's toolListBudget).
+	PreserveCase bool `json:"preserve_case,omitempty" desc:"Keep case."`
 }
 
 type ReplaceResponse struct {
@@ -57,14 +59,18 @@ const replaceMaxFiles = 2000
 
 func init() {
 	define("editor::replace",
-		"Replace editor::search's matches (RE2) in files: first a dry run with paths, giving each file's version and patch; "+
-			"then write {path: version}: each file is written only if still at that version (else conflict). Opens no tabs.",
+		"Replace editor::search's matches in files (a rename): a dry run (all matching files, or paths) gives each file's version and patch; "+
+			"then write {path: version} writes each file still at it (else conflict). Opens no tabs.",
 		destructive, (*Service).Replace)
 }
 
 func (s *Service) Replace(ctx context.Context, req *ReplaceRequest) (*ReplaceResponse, error) {
-	if (len(req.Paths) == 0) == (len(req.Write) == 0) {
-		return nil, invalid("pass paths (a dry run) or write (path to version from the dry run), one of them")
+	if len(req.Paths) > 0 && len(req.Write) > 0 {
+		return nil, invalid("pass paths (a dry run) or write (path to version from the dry run), not both")
+	}
+	if len(req.Paths) == 0 && len(req.Write) == 0 {
+		// A dry run of every file the pattern matches (replace_all.go).
+		return s.replaceEverywhere(ctx, req)
 	}
 	if n := len(req.Paths) + len(req.Write); n > replaceMaxFiles {
 		return nil, invalid("%d files in one call; the limit is %d", n, replaceMaxFiles)
@@ -192,6 +198,7 @@ func (s *Service) replaceWrite(ctx context.Context, root string, l loc, m *searc
 	if err := s.visible(l, ""); err != nil {
 		return err
 	}
+	s.awaitReported(ctx, root, l, want)
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return err

@@ -93,12 +93,30 @@ func TestReplaceDryRunThenGuardedWrite(t *testing.T) {
 	}
 }
 
+// TestReplaceEverywhere: without paths, the dry run previews every file
+// the pattern is in (a rename is then two calls: this and the write).
+func TestReplaceEverywhere(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "old\n")
+	e.write("sub/b.txt", "x old y old\n")
+	e.write("c.txt", "nothing\n")
+	r := replaceCall(t, e.s, NewCaller("x"), `{"pattern":"old","with":"new","literal":true}`)
+	if len(r.Files) != 2 || r.Files[0].Path != "a.txt" || r.Files[1].Path != "sub/b.txt" || r.Files[1].Replaced != 2 || r.Written != 0 {
+		t.Fatalf("dry run everywhere: %+v", r)
+	}
+	if e.read("a.txt") != "old\n" {
+		t.Fatal("the dry run wrote")
+	}
+	if r := replaceCall(t, e.s, NewCaller("x"), `{"pattern":"absent","with":"new"}`); len(r.Files) != 0 {
+		t.Fatalf("nothing to replace: %+v", r)
+	}
+}
+
 func TestReplaceRefusals(t *testing.T) {
 	e := tcNew(t)
 	e.write("a.txt", "a\n")
 	f, _ := Lookup("editor::replace")
 	for _, args := range []string{
-		`{"pattern":"a","with":"b"}`,
 		`{"pattern":"a","with":"b","paths":["a.txt"],"write":{"a.txt":"x"}}`,
 		`{"pattern":"(","with":"b","paths":["a.txt"]}`,
 		`{"pattern":"a\n","with":"b","literal":true,"paths":["a.txt"]}`,

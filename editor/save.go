@@ -18,11 +18,12 @@ import (
 )
 
 type SaveRequest struct {
-	Path            string  `json:"path" desc:"File, root-relative or absolute inside the jail."`
+	Path            string  `json:"path" desc:"File path, root-relative or absolute."`
 	Content         string  `json:"content" desc:"The whole new content, written byte for byte."`
-	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a different disk version is a conflict."`
+	ExpectedVersion *string `json:"expected_version,omitempty" desc:"The version you read; a later change is merged, or a conflict if it overlaps."`
 	ExpectedMtime   *int64  `json:"expected_mtime,omitempty" desc:"Mtime guard (Unix seconds) if no expected_version."`
 	Force           bool    `json:"force,omitempty" default:"false" desc:"Overwrite with no guard (a deliberate clobber)."`
+	Strict          bool    `json:"strict,omitempty" default:"false" desc:"No merge: any later change conflicts."`
 }
 
 type SaveResponse struct {
@@ -37,15 +38,15 @@ type SaveResponse struct {
 	DiskVersion   *string `json:"disk_version,omitempty" desc:"On conflict: the version on disk now."`
 	DiskMtime     *int64  `json:"disk_mtime,omitempty" desc:"On conflict: the mtime on disk now, Unix seconds."`
 	ConflictPatch *string `json:"conflict_patch,omitempty" desc:"On conflict: unified diff from the content on disk now to the content you sent. Reconcile, then save again with disk_version."`
-	Root          string  `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
+	ThreeWay
+	Root string `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
 }
 
 func init() {
 	define("editor::save",
 		"Write a whole file (prefer editor::edit to change one). "+
-			"Guard it: pass the version from editor::open (or the last save or edit) as expected_version; "+
-			"if the file changed since, nothing is written and the result is conflict: true with a conflict_patch (disk to yours): re-read, reconcile, retry; "+
-			"never force it. Without a guard only a new file is written (parents created). Binary content is refused.",
+			"Guard it with expected_version (from editor::open, save or edit): a later change that does not overlap is merged (merged: true); "+
+			"one that does is conflict: true, nothing written: reconcile, retry; never force it. Unguarded, only a new file is written.",
 		destructive, (*Service).Save)
 }
 
@@ -293,6 +294,7 @@ func (s *Service) Save(ctx context.Context, req *SaveRequest) (*SaveResponse, er
 	if preparedHook != nil {
 		preparedHook()
 	}
+	s.awaitReported(ctx, root, l, deref(req.ExpectedVersion))
 	lk, err := s.lockFile(ctx, l)
 	if err != nil {
 		return nil, err
@@ -391,10 +393,60 @@ func (s *Service) saveLocked(ctx context.Context, sv *saving, root string, l loc
 	if !isText(cur.data) {
 		return nil, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary on disk (NUL byte or invalid UTF-8); editor::save will not overwrite it", display(l.stored))
 	}
+	notice := s.draftNotice(ctx, root, l)
+	if s.holdsForDraft(notice) {
+		s.handOut(cur.version, cur.data)
+		return &SaveResponse{Path: l.stored, Version: cur.version, Mtime: cur.mtime, ThreeWay: ThreeWay{Held: true, Draft: notice}}, nil
+	}
+	var resp *SaveResponse
 	if !guardPasses(req, cur) {
+		resp, err = s.saveStale(ctx, sv, root, l, cur, content, req)
+	} else {
+		resp, err = s.write(ctx, sv, root, l, cur, content, false)
+	}
+	if resp != nil {
+		resp.Draft = notice
+	}
+	return resp, err
+}
+
+// saveStale is a save whose guard is not the disk's version: merged with
+// the disk when expected_version's content is known and the changes do
+// not overlap (merge.go), else a conflict.
+func (s *Service) saveStale(ctx context.Context, sv *saving, root string, l loc, cur disk, content []byte, req *SaveRequest) (*SaveResponse, error) {
+	var m *staleMerge
+	if req.ExpectedVersion != nil && *req.ExpectedVersion != "" && !req.Strict {
+		m = s.mergeStale(*req.ExpectedVersion, content, cur.data)
+	}
+	if m == nil {
 		return s.conflict(l, cur, content), nil
 	}
-	return s.write(ctx, sv, root, l, cur, content, false)
+	if len(m.conflicts) > 0 {
+		resp := s.conflict(l, cur, content)
+		resp.ThreeWay = s.overlapInfo(l, m, content, cur.data)
+		return resp, nil
+	}
+	// A normal guarded write of the merged bytes against the disk version
+	// they were merged with. What was prepared beside the file holds the
+	// caller's content, not these bytes; a retry (a writer slipped in)
+	// merges again from the start.
+	if sv.pre != nil {
+		sv.pre.Abort()
+		sv.pre = nil
+	}
+	mine := sv.version
+	sv.version, sv.guess = Version(m.merged), nil
+	resp, err := s.write(ctx, sv, root, l, cur, m.merged, false)
+	sv.version = mine
+	if err != nil {
+		if sv.pre != nil {
+			sv.pre.Abort()
+			sv.pre = nil
+		}
+		return nil, err
+	}
+	resp.ThreeWay = s.mergedInfo(l, m, content)
+	return resp, nil
 }
 
 // guardPasses reports whether req may replace cur: its expected version
@@ -419,6 +471,7 @@ func (s *Service) conflict(l loc, cur disk, content []byte) *SaveResponse {
 		patch = ""
 	}
 	v, m := cur.version, cur.mtime
+	s.handOut(v, cur.data) // disk_version may guard the next try
 	return &SaveResponse{
 		Path: l.stored, Conflict: true, Version: v, Mtime: m,
 		Added: d.Added, Removed: d.Removed,
@@ -453,6 +506,7 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 	if !create && cur.version == resp.Version {
 		// Same bytes: nothing to write, and no change event to send.
 		resp.Mtime = cur.mtime
+		s.handOut(resp.Version, content)
 		return resp, s.remember(ctx, root, workspace.Buffer{Path: l.stored, Version: resp.Version, Mtime: cur.mtime, Language: Language(l.stored)})
 	}
 	if sv.pre != nil && (create || !sv.pre.Replaces(cur.info)) {
@@ -518,6 +572,14 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 	sv.lk.releaseFolder()
 	sv.finish()
 	s.versions.put(l.abs, content, resp.Version)
+	// The new version is handed out in the reply: its content is kept
+	// (versions.go) while the record and the event are written.
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		s.handOut(resp.Version, content)
+	}()
+	defer func() { <-kept }()
 	resp.Mtime = info.ModTime
 	// The content is on disk now: a record that cannot be updated (a stuck
 	// lock, a broken state dir) is reported, but must not turn a save that

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"unsafe"
 
@@ -15,9 +16,9 @@ type SearchRequest struct {
 	Literal      bool     `json:"literal,omitempty" default:"false" desc:"pattern is plain text."`
 	IgnoreCase   bool     `json:"ignore_case,omitempty" default:"false" desc:"Ignore letter case."`
 	WholeWord    bool     `json:"whole_word,omitempty" default:"false" desc:"Match whole words only (\\b boundaries)."`
-	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Only paths matching a glob: no \"/\" matches a name at any depth (\"*.go\"), \"/\" the root-relative path, \"**\" any folders, \"!\" excludes."`
+	IncludeGlob  []string `json:"include_glob,omitempty" desc:"Only matching paths: \"*.go\" matches names at any depth, a glob with \"/\" the path, \"**\" any folders, \"!\" excludes."`
 	ExcludeGlob  []string `json:"exclude_glob,omitempty" desc:"Skip paths matching a glob (same syntax), e.g. \"vendor\"."`
-	MaxMatches   int      `json:"max_matches,omitempty" default:"2000" desc:"Matches kept (files for output files); default 2000, at most 20,000."`
+	MaxMatches   int      `json:"max_matches,omitempty" default:"2000" desc:"Matches kept (files, for output files); at most 20,000."`
 	ContextLines int      `json:"context_lines,omitempty" default:"0" desc:"Lines shown around each match (at most 20)."`
 	Output       string   `json:"output,omitempty" enum:"lines,files,count" default:"lines" desc:"lines (default), files or count."`
 }
@@ -67,7 +68,7 @@ func init() {
 	define("editor::search",
 		"Search file contents like ripgrep (RE2 or literal, line by line); "+
 			"output lines, files (rg -l) or count (rg -c). Honours .gitignore; "+
-			"skips noise folders, denied and binary files (named in skipped). "+
+			"skips noise folders, denied and binary files. "+
 			"At most max_matches (2000), in path order. "+
 			"Example: {\"pattern\": \"TODO\", \"include_glob\": [\"*.go\"], \"context_lines\": 2}.",
 		readOnly, (*Service).Search)
@@ -103,6 +104,9 @@ func (s *Service) Search(ctx context.Context, req *SearchRequest) (*SearchRespon
 		MaxMatches:   max,
 		MaxFileBytes: s.cfg.Limits.MaxFileBytes,
 		PerFile:      perFile,
+		Progress: func(done, total int) {
+			ProgressFrom(ctx)(float64(done), float64(total), fmt.Sprintf("searched %d of %d files", done, total))
+		},
 	})
 	if err != nil {
 		return nil, err

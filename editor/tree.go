@@ -47,9 +47,8 @@ const (
 
 func init() {
 	define("editor::tree",
-		"List a folder as an indented tree, folders first, to max_depth (default 4) and max_entries (default 400, top levels first; "+
-			"the reply counts what it left out). "+
-			"Noise folders (.git, node_modules, ...) and denied paths are left out. "+
+		"List a folder as an indented tree, folders first, to max_depth (default 4) and max_entries (default 400; "+
+			"the reply counts what it left out), without noise folders or denied paths. "+
 			"expand/collapse persist for the user's editor.",
 		readOnly, (*Service).Tree)
 }

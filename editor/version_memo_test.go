@@ -33,7 +33,8 @@ func TestVersionMemoExact(t *testing.T) {
 
 // A large file changed in place by another program (same size, one byte)
 // after this process read it is a conflict for a save guarded by the old
-// version: the memo compares bytes, it does not trust a file's identity.
+// version (strict: not merged): the memo compares bytes, it does not trust
+// a file's identity.
 func TestSaveLargeChangedSameSizeConflicts(t *testing.T) {
 	e := tcNew(t)
 	text := strings.Repeat("a line of a large file\n", 8000) // 184 KB
@@ -42,7 +43,7 @@ func TestSaveLargeChangedSameSizeConflicts(t *testing.T) {
 	other := []byte(text)
 	other[1000] = 'Z'
 	tcWriteFile(t, e.abs("big.txt"), string(other), 0o644)
-	r, err := e.s.Save(context.Background(), &SaveRequest{Path: "big.txt", Content: text + "more\n", ExpectedVersion: &o.Version})
+	r, err := e.s.Save(context.Background(), &SaveRequest{Path: "big.txt", Content: text + "more\n", ExpectedVersion: &o.Version, Strict: true})
 	if err != nil || !r.Conflict {
 		t.Fatalf("%+v %v, want a conflict", r, err)
 	}

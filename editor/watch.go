@@ -92,6 +92,36 @@ type watchState struct {
 	// fully decided (tests, watch_fence.go).
 	fence                      string
 	fenceFlushed, fenceSettled uint64
+	// held are the open buffers whose content the session holds (tests:
+	// an external change to one is journaled with its patch).
+	held map[string]bool
+}
+
+func (ws *watchState) noteHeld(p string, on bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.held == nil {
+		ws.held = map[string]bool{}
+	}
+	if on {
+		ws.held[p] = true
+	} else {
+		delete(ws.held, p)
+	}
+}
+
+func (ws *watchState) clearHeld() {
+	ws.mu.Lock()
+	ws.held = nil
+	ws.mu.Unlock()
+}
+
+// watchHolds reports whether the watcher holds the content of the open
+// buffer p (root-relative), so that its next external change gets a patch.
+func (s *Service) watchHolds(p string) bool {
+	s.watch.mu.Lock()
+	defer s.watch.mu.Unlock()
+	return s.watch.held[p]
 }
 
 func (ws *watchState) set(st WatcherStatus) {

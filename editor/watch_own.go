@@ -36,6 +36,9 @@ type ownTracker struct {
 	// read by then are older than that content, so they cannot be the
 	// echo of a later change to the path.
 	forgotten map[string]uint64
+	// onOwn, when set, is told of each of our events as it is read (the
+	// session keeps the content of open buffers in step, watch_cache.go).
+	onOwn func(workspace.Event)
 }
 
 func newOwnTracker(store *workspace.Store) *ownTracker {
@@ -74,6 +77,9 @@ func (t *ownTracker) add(evs []workspace.Event, now time.Time) {
 		t.byKey[o.path] = append(t.byKey[o.path], o)
 		if o.from != "" && o.from != o.path {
 			t.byKey[o.from] = append(t.byKey[o.from], o)
+		}
+		if t.onOwn != nil {
+			t.onOwn(ev)
 		}
 	}
 }

@@ -11,6 +11,12 @@ import (
 // returns its event; ok is false when an earlier change already reported
 // this content.
 func (ses *watchSession) external(c *candidate) (ev workspace.Event, ok bool) {
+	if _, held := ses.cache[c.rel]; held && c.kind == "created" {
+		// Created within the batch, but by a write of ours that the
+		// journal holds (follow kept its content): what is external is
+		// the change made to it since.
+		c.kind = "modified"
+	}
 	if c.kind == "modified" && c.version != "" && ses.recent[c.rel] == c.version {
 		return ev, false
 	}
@@ -50,6 +56,11 @@ func (ses *watchSession) event(c *candidate) workspace.Event {
 	if ev.Version == nil && c.version != "" && c.kind != "deleted" {
 		v := c.version
 		ev.Version = &v
+	}
+	if ev.Patch != "" && ev.Version != nil && c.data != nil {
+		// An editor follows the change through its patch: the version it
+		// then holds may guard its next save, which merges (merge.go).
+		ses.s.handOut(*ev.Version, c.data)
 	}
 	ev.Cause, ev.By = "external", "external"
 	return ev

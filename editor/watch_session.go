@@ -97,6 +97,8 @@ func (s *Service) newWatchSession(ws *watchState, own *ownTracker, root string) 
 		pend: map[string]*pending{}, waitingPaths: map[string]int{},
 	}
 	ses.ctx, ses.cancel = context.WithCancel(context.Background())
+	own.onOwn = ses.follow
+	ws.clearHeld()
 	budget, ok := shell.InotifyBudget()
 	if !ok {
 		budget = defaultInotifyBudget

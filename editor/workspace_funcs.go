@@ -19,6 +19,7 @@ type WorkspaceView struct {
 	BuffersTotal  int                `json:"buffers_total" desc:"How many buffers are open in all."`
 	ExpandedTotal int                `json:"expanded_total" desc:"How many folders are expanded in all."`
 	More          int                `json:"more" desc:"Buffers or expanded folders past this page (the larger count); call again with offset raised by limit for them."`
+	You           string             `json:"you" desc:"Your name as by in change events (editor::changes), to tell your writes from others'."`
 }
 
 type WorkspaceOpenRequest struct {
@@ -26,8 +27,8 @@ type WorkspaceOpenRequest struct {
 }
 
 type WorkspaceGetRequest struct {
-	Offset int `json:"offset,omitempty" default:"0" desc:"Skip this many buffers and expanded folders (paging)."`
-	Limit  int `json:"limit,omitempty" default:"100" desc:"At most this many buffers and this many expanded folders (default 100, at most 10,000)."`
+	Offset int `json:"offset,omitempty" default:"0" desc:"Paging: skip this many of each."`
+	Limit  int `json:"limit,omitempty" default:"100" desc:"Buffers and expanded folders at most (up to 10,000)."`
 }
 
 type BuffersListRequest struct {
@@ -78,7 +79,7 @@ func init() {
 
 // view is one page of root's session in rec: offset and limit as given
 // (0: the default limit).
-func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*WorkspaceView, error) {
+func (s *Service) view(ctx context.Context, rec *workspace.Record, root string, offset, limit int) (*WorkspaceView, error) {
 	if offset < 0 {
 		return nil, invalid("offset must be 0 or more, not %d", offset)
 	}
@@ -91,7 +92,7 @@ func (s *Service) view(rec *workspace.Record, root string, offset, limit int) (*
 		ses = &workspace.Session{}
 	}
 	v := &WorkspaceView{Root: root, Focus: ses.Focus, BuffersTotal: len(ses.Buffers), ExpandedTotal: len(ses.Expanded),
-		Detached: append([]workspace.Buffer{}, ses.Detached...)}
+		Detached: append([]workspace.Buffer{}, ses.Detached...), You: by(ctx)}
 	v.Buffers = page(ses.Buffers, offset, limit)
 	v.Expanded = page(ses.Expanded, offset, limit)
 	v.More = max(len(ses.Buffers), len(ses.Expanded)) - min(offset+limit, max(len(ses.Buffers), len(ses.Expanded)))
@@ -146,7 +147,7 @@ func (s *Service) WorkspaceOpen(ctx context.Context, req *WorkspaceOpenRequest) 
 		return nil, err
 	}
 	CallerFrom(ctx).SawRoot(root) // re-synced: the caller asked for this root
-	return s.view(rec, root, 0, 0)
+	return s.view(ctx, rec, root, 0, 0)
 }
 
 func (s *Service) WorkspaceGet(ctx context.Context, req *WorkspaceGetRequest) (*WorkspaceView, error) {
@@ -169,7 +170,7 @@ func (s *Service) activeView(ctx context.Context, offset, limit int, resync bool
 		if resync {
 			CallerFrom(ctx).SawRoot(root)
 		}
-		v, err = s.view(rec, root, offset, limit)
+		v, err = s.view(ctx, rec, root, offset, limit)
 	})
 	return v, err
 }
@@ -215,7 +216,7 @@ func (s *Service) remember(ctx context.Context, root string, b workspace.Buffer)
 		if ses := r.Sessions[root]; ses != nil {
 			if i := ses.Find(b.Path); i >= 0 {
 				have := ses.Buffers[i]
-				b.Dirty, b.DraftBase = have.Dirty, have.DraftBase
+				b.Dirty, b.DraftBase, b.DraftBy, b.DraftLines = have.Dirty, have.DraftBase, have.DraftBy, have.DraftLines
 				same = have == b
 			}
 		}

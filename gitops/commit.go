@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/editord/editord/diff"
 	"github.com/editord/editord/shell"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -113,7 +112,7 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	if err != nil {
 		return nil, err
 	}
-	files, added, removed := r.changeCounts(headTree, commitIdx)
+	stat := r.shortstat(headTree, tree.hash)
 	// The index first (still under its lock), then the branch: a crash in
 	// between leaves the new content staged, never a commit the index
 	// does not match.
@@ -140,8 +139,7 @@ func (r *Repo) Commit(ctx context.Context, opt CommitOptions) (*CommitResult, er
 	if h.unborn() {
 		where += " (root-commit)"
 	}
-	summary := fmt.Sprintf("[%s %s] %s\n %d file%s changed, %d insertion%s(+), %d deletion%s(-)",
-		where, sha.String()[:7], subject(msg), files, plural(files), added, plural(added), removed, plural(removed))
+	summary := fmt.Sprintf("[%s %s] %s\n%s", where, sha.String()[:7], subject(msg), stat)
 	if len(leftOut) > 0 {
 		summary += "\n not added: " + listLeftOut(leftOut)
 	}
@@ -252,6 +250,8 @@ func (r *Repo) stageFile(idx *Index, path string, fileMode bool) error {
 	if r.denied(path) {
 		return nil
 	}
+	// The cache-tree read with the index no longer describes it.
+	idx.rootTree = plumbing.ZeroHash
 	fi, err := r.wfs.Lstat(path)
 	pos := idx.pos(path)
 	if err == nil && fi.IsDir() && pos >= 0 && idx.Entries[pos].Mode == modeGitlink {
@@ -475,53 +475,31 @@ func (r *Repo) stagePaths(idx *Index, headTree plumbing.Hash, paths []string) (*
 	return commit, nil
 }
 
-// changeCounts sums files, inserted and deleted lines between HEAD and the
-// committed index, as git's commit summary does (binary files count as
-// changed with no lines).
-func (r *Repo) changeCounts(headTree plumbing.Hash, commitIdx *Index) (files, added, removed int) {
-	changes, err := r.stagedChanges(commitIdx, headTree)
-	if err != nil {
-		return 0, 0, 0
+// shortstat is git's --shortstat line for a commit against its first
+// parent (none for a root commit), counted as git log --numstat counts
+// (log.go: renames paired, binary files changed with no lines) and worded
+// as git words it: a zero count is left out unless both are zero.
+func (r *Repo) shortstat(parentTree, tree plumbing.Hash) string {
+	var e LogEntry
+	if err := r.commitCounts(parentTree, tree, &e); err != nil {
+		return " (the files changed could not be counted: " + err.Error() + ")"
 	}
-	for _, c := range changes {
-		files++
-		var before, after []byte
-		if !c.headHash.IsZero() && isRegular(c.headMode) {
-			if obj, err := r.object(c.headHash, plumbing.BlobObject, 1<<20); err == nil && !obj.skipped {
-				before = obj.data
-			}
-		}
-		if c.pos >= 0 {
-			e := &commitIdx.Entries[c.pos]
-			if isRegular(normalMode(e.Mode)) {
-				if obj, err := r.object(e.Hash, plumbing.BlobObject, 1<<20); err == nil && !obj.skipped {
-					after = obj.data
-				}
-			}
-		}
-		if c.x == codeRenamed && c.from != "" {
-			// the source's lines were counted with it; count the edit only
-			if src, ok := r.lookupHeadBlob(headTree, c.from); ok {
-				before = src
-			}
-		}
-		if shell.IsBinary(before) || shell.IsBinary(after) {
-			continue
-		}
-		a, d := diff.Counts(string(before), string(after))
-		added += a
-		removed += d
-	}
-	return files, added, removed
+	return formatShortstat(e.Files, e.Added, e.Removed)
 }
 
-func (r *Repo) lookupHeadBlob(tree plumbing.Hash, p string) ([]byte, bool) {
-	te, ok, err := r.lookupPath(tree, p)
-	if err != nil || !ok || te.isDir() {
-		return nil, false
+// formatShortstat words counts as git's print_stat_summary does.
+func formatShortstat(files, added, removed int) string {
+	if files == 0 {
+		return " 0 files changed"
 	}
-	data, err := r.readBlob(te.hash)
-	return data, err == nil
+	s := fmt.Sprintf(" %d file%s changed", files, plural(files))
+	if added > 0 || removed == 0 {
+		s += fmt.Sprintf(", %d insertion%s(+)", added, plural(added))
+	}
+	if removed > 0 || added == 0 {
+		s += fmt.Sprintf(", %d deletion%s(-)", removed, plural(removed))
+	}
+	return s
 }
 
 // resolveConflicts stages the worktree version of each conflicted path,

@@ -50,29 +50,9 @@ func (r *Repo) HunkSides(against, rev, path string, maxBytes int64) (before, aft
 		return Side{Data: data, Exists: err == nil}, err
 	}
 	fromCommit := func(rev string) (Side, error) {
-		var c plumbing.Hash
-		var ok bool
-		if rev == "" {
-			h, err := r.head()
-			if err != nil {
-				return Side{}, err
-			}
-			short, ref, has := r.upstreamOf(h.branch)
-			if !has {
-				return Side{}, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the current branch has no upstream; compare against a remote-tracking branch by name instead (against \"rev\", rev \"origin/main\")")
-			}
-			if c, err = r.ref(ref); err != nil {
-				return Side{}, err
-			}
-			if c.IsZero() {
-				return Side{}, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the upstream %s has not been fetched; run editor::git::sync with action fetch", short)
-			}
-			ok = true
-		} else if c, ok, err = r.revParse(rev); err != nil {
+		c, ok, err := r.compared(rev, path)
+		if err != nil || !ok {
 			return Side{}, err
-		}
-		if !ok {
-			return Side{}, nil
 		}
 		tree, err := r.treeOf(c)
 		if err != nil {
@@ -140,6 +120,31 @@ func (r *Repo) HunkSides(against, rev, path string, maxBytes int64) (before, aft
 		return before, after, false, shell.Errorf(shell.CodeNotFound, r.Abs(path), "%s is not in the worktree, the index or the revision compared; check the path with editor::git::status", path)
 	}
 	return before, after, false, nil
+}
+
+// compared is the commit a comparison reads: rev, or the upstream's
+// commit when rev is "" (path names the file asked about in errors). ok is
+// false for a revision that resolves to nothing (HEAD before the first
+// commit).
+func (r *Repo) compared(rev, path string) (c plumbing.Hash, ok bool, err error) {
+	if rev != "" {
+		return r.revParse(rev)
+	}
+	h, err := r.head()
+	if err != nil {
+		return c, false, err
+	}
+	short, ref, has := r.upstreamOf(h.branch)
+	if !has {
+		return c, false, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the current branch has no upstream; compare against a remote-tracking branch by name instead (against \"rev\", rev \"origin/main\")")
+	}
+	if c, err = r.ref(ref); err != nil {
+		return c, false, err
+	}
+	if c.IsZero() {
+		return c, false, shell.Errorf(shell.CodeInvalidArgument, r.Abs(path), "the upstream %s has not been fetched; run editor::git::sync with action fetch", short)
+	}
+	return c, true, nil
 }
 
 // exists reports whether anything is at path in the worktree.

@@ -55,6 +55,28 @@ type xmerge struct {
 // Merge3 merges ours and theirs, both changed from base. conflicts is the
 // number of conflicted regions written with markers (0: a clean merge).
 func Merge3(in Merge3Input) (out []byte, conflicts int) {
+	p := planMerge3(in)
+	if p.whole != nil {
+		return p.whole, 0
+	}
+	for _, m := range p.ms {
+		if m.mode == 0 {
+			conflicts++
+		}
+	}
+	return fillMerge(in, p.base, p.ours, p.theirs, p.ms), conflicts
+}
+
+// merge3Plan is a merge before its output is written: the three sides'
+// lines and the regions taken from each side or in conflict; or, when
+// one side did not change, whole: the other side, which is the result.
+type merge3Plan struct {
+	base, ours, theirs [][]byte
+	ms                 []*xmerge
+	whole              []byte
+}
+
+func planMerge3(in Merge3Input) merge3Plan {
 	base, ours, theirs := splitRecords(in.Base), splitRecords(in.Ours), splitRecords(in.Theirs)
 	diffFiles := xdiffFiles
 	if in.Histogram {
@@ -66,9 +88,9 @@ func Merge3(in Merge3Input) (out []byte, conflicts int) {
 	s2 := xbuildScript(a2, b2)
 	switch {
 	case len(s1) == 0:
-		return append([]byte(nil), in.Theirs...), 0
+		return merge3Plan{whole: append([]byte{}, in.Theirs...)}
 	case len(s2) == 0:
-		return append([]byte(nil), in.Ours...), 0
+		return merge3Plan{whole: append([]byte{}, in.Ours...)}
 	}
 	level := levelZealousAlnum
 	if in.Histogram {
@@ -172,12 +194,7 @@ func Merge3(in Merge3Input) (out []byte, conflicts int) {
 		ms = refineConflicts(ms, ours, theirs, diffFiles)
 		ms = simplifyNonConflicts(ms, ours, level > levelZealous)
 	}
-	for _, m := range ms {
-		if m.mode == 0 {
-			conflicts++
-		}
-	}
-	return fillMerge(in, base, ours, theirs, ms), conflicts
+	return merge3Plan{base: base, ours: ours, theirs: theirs, ms: ms}
 }
 
 // refineConflicts diffs the two sides of each conflict and keeps only

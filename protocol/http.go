@@ -56,27 +56,15 @@ func httpHandler(s *Server, token string, remote bool) (http.Handler, *server.St
 	// (DNS rebinding). With --allow-remote the page may be reached by the
 	// machine's name over loopback (Debian maps it to 127.0.1.1), so that
 	// check is off there: guard's origin check and the token remain.
+	live := newHTTPSessions()
 	mcpHTTP := server.NewStreamableHTTPServer(s.MCP, server.WithEndpointPath("/mcp"), server.WithHeartbeatInterval(30*time.Second),
-		server.WithDisableLocalhostProtection(remote))
+		server.WithDisableLocalhostProtection(remote),
+		server.WithSessionIdManager(live),
+		server.WithEventStore(newRingStore(ringEvents, ringBytes)))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(limitBodies(trackPosts(unescapeHTTP(mcpHTTP), s.hub), LimitsFor(s.svc.Config()), s.unknownTool), token, remote))
+	mux.Handle("/mcp", guard(limitBodies(s.sessionGate(unescapeHTTP(mcpHTTP), live), LimitsFor(s.svc.Config()), s.unknownTool), token, remote))
 	mux.Handle("/", pageHandler())
 	return secureHeaders(mux), mcpHTTP
-}
-
-// trackPosts tells the hub when a session's POSTs begin and end (see
-// hub.postBegins).
-func trackPosts(next http.Handler, h *hub) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get(server.HeaderKeySessionID)
-		if r.Method != http.MethodPost || id == "" {
-			next.ServeHTTP(w, r)
-			return
-		}
-		h.postBegins(id)
-		defer h.postEnds(id)
-		next.ServeHTTP(w, r)
-	})
 }
 
 func guard(next http.Handler, token string, remote bool) http.Handler {

@@ -34,6 +34,7 @@ package protocol
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -378,10 +379,21 @@ func limitBodies(next http.Handler, lim Limits, answer func(body []byte) []byte)
 				return
 			}
 		}
+		r = r.WithContext(context.WithValue(r.Context(), postedBodyKey{}, body))
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// postedBodyKey carries a POST's body, as limitBodies read it, to the
+// handlers after it (postedBody), which would otherwise copy it again.
+type postedBodyKey struct{}
+
+// postedBody is the body limitBodies read for r, or nil.
+func postedBody(r *http.Request) []byte {
+	b, _ := r.Context().Value(postedBodyKey{}).([]byte)
+	return b
 }
 
 // readBody reads r through sc, keeping its chunks until it is known to be

@@ -25,18 +25,27 @@ const eventsSince = "2025-11-25"
 // events out to them. Sends never block: a session whose queue is full
 // misses the notification (fire-and-forget), so a slow or gone client never
 // slows a write.
+//
+// An HTTP session's notifications go to its standalone GET stream: the one
+// place a client hears of what it did not ask about (mcp-go feeds it from a
+// pump that lives as long as the session, see ringStore). Until that
+// stream is open, and between the end of one and the opening of the next,
+// they wait here, in order and bounded, and are sent when it opens: sent
+// earlier, mcp-go's pump would record them for a resume the client cannot
+// ask for (it has seen no event id yet), so they would be lost.
 type hub struct {
 	srv      *server.MCPServer
 	mu       sync.Mutex
 	subs     map[string]map[string]bool // session id → subscribed URIs
 	versions map[string]string          // session id → negotiated protocol version
 
-	// HTTP sessions' POSTs in progress, and notifications held back for
-	// them (see hold).
-	posts   map[string]int
-	settled map[string]time.Time // when a session's last POST ended
-	held    map[string][]heldNote
-	flushAt *time.Timer // armed while anything is held
+	// HTTP sessions: how many GET streams each has open, and what waits
+	// for the next one.
+	streams map[string]int
+	waiting map[string][]heldNote
+	http    map[string]bool
+
+	listen *listeners // 2026-07-28 clients' subscriptions/listen streams (listen.go)
 }
 
 type heldNote struct {
@@ -44,85 +53,62 @@ type heldNote struct {
 	params map[string]any
 }
 
+// waitingNotes bounds what waits for one session's stream: the newest are
+// kept (a client that reconnects after missing more reads editor::changes).
+// The params of an event are shared by every session's copy.
+const waitingNotes = 256
+
 func newHub() *hub {
 	return &hub{subs: map[string]map[string]bool{}, versions: map[string]string{},
-		posts: map[string]int{}, settled: map[string]time.Time{}, held: map[string][]heldNote{}}
+		streams: map[string]int{}, waiting: map[string][]heldNote{}, http: map[string]bool{}, listen: newListeners()}
 }
 
-// holdAfterPost is how long after a POST ends its session's notifications
-// are still held back: time for mcp-go's forwarder of that POST to exit.
-const holdAfterPost = 20 * time.Millisecond
-
-// postBegins and postEnds bracket an HTTP POST of a session (the HTTP
-// guard calls them). mcp-go's Streamable HTTP server (v1.2.1) hands a
-// session's notifications to whichever of its streams reads first: the
-// standalone GET stream, or the forwarder of a POST in progress, and a
-// forwarder whose POST is ending drops what it takes. Every client must
-// get every event (CONTRACT §5), so while a session has a POST in
-// progress, and for a moment after, its notifications are held and then
-// sent, in order, for the GET stream to carry (flush, on a timer armed
-// only while something is held).
-func (h *hub) postBegins(id string) {
+// streamOpened is called once a GET stream of session id has been
+// attached and answered (its headers are out): what waited is sent, in
+// order, before anything newer (sends happen under h.mu).
+func (h *hub) streamOpened(id string) {
 	h.mu.Lock()
-	h.posts[id]++
-	h.mu.Unlock()
-}
-
-func (h *hub) postEnds(id string) {
-	h.mu.Lock()
-	if h.posts[id]--; h.posts[id] <= 0 {
-		delete(h.posts, id)
+	defer h.mu.Unlock()
+	h.streams[id]++
+	for _, n := range h.waiting[id] {
+		h.srv.SendNotificationToSpecificClient(id, n.method, n.params)
 	}
-	h.settled[id] = time.Now()
-	h.mu.Unlock()
+	delete(h.waiting, id)
 }
 
-// send delivers a notification to one session now, or holds it while the
-// session has a POST in progress. Sends happen under h.mu (they never
-// block), so held notifications cannot be overtaken by newer ones.
+// streamClosed is called when a GET stream of session id has ended.
+func (h *hub) streamClosed(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.streams[id]--; h.streams[id] <= 0 {
+		delete(h.streams, id)
+	}
+}
+
+// send delivers a notification to one session now, or keeps it for the
+// session's next stream.
 func (h *hub) send(id, method string, params map[string]any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.posts[id] > 0 || len(h.held[id]) > 0 || time.Since(h.settled[id]) < holdAfterPost {
-		h.held[id] = append(h.held[id], heldNote{method, params})
-		h.armFlush()
+	if h.http[id] && h.streams[id] == 0 {
+		q := append(h.waiting[id], heldNote{method, params})
+		if len(q) > waitingNotes {
+			q = append(q[:0:0], q[len(q)-waitingNotes:]...)
+		}
+		h.waiting[id] = q
 		return
 	}
 	h.srv.SendNotificationToSpecificClient(id, method, params)
-}
-
-// armFlush schedules a flush unless one is pending; call with h.mu held.
-func (h *hub) armFlush() {
-	if h.flushAt == nil {
-		h.flushAt = time.AfterFunc(holdAfterPost, h.flush)
-	}
-}
-
-// flush sends what was held for sessions whose POSTs have settled, and
-// comes back later for the rest.
-func (h *hub) flush() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.flushAt = nil
-	for id, notes := range h.held {
-		if h.posts[id] == 0 && time.Since(h.settled[id]) >= holdAfterPost {
-			for _, n := range notes {
-				h.srv.SendNotificationToSpecificClient(id, n.method, n.params)
-			}
-			delete(h.held, id)
-		}
-	}
-	if len(h.held) > 0 {
-		h.armFlush()
-	}
 }
 
 func (h *hub) hooks(cs *callers) *server.Hooks {
 	hk := &server.Hooks{}
 	hk.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		if s := server.ClientSessionFromContext(ctx); s != nil {
+			_, viaHTTP := s.(server.SessionWithStreamableHTTPConfig)
 			h.mu.Lock()
 			h.versions[s.SessionID()] = res.ProtocolVersion
+			h.http[s.SessionID()] = viaHTTP
 			h.mu.Unlock()
 		}
 	})
@@ -148,8 +134,9 @@ func (h *hub) hooks(cs *callers) *server.Hooks {
 		h.mu.Lock()
 		delete(h.subs, s.SessionID())
 		delete(h.versions, s.SessionID())
-		delete(h.held, s.SessionID())
-		delete(h.settled, s.SessionID())
+		delete(h.waiting, s.SessionID())
+		delete(h.streams, s.SessionID())
+		delete(h.http, s.SessionID())
 		h.mu.Unlock()
 	})
 	return hk
@@ -180,6 +167,7 @@ func (h *hub) updated(ids []string, uri string) {
 
 // publish delivers a batch of journal events.
 func (h *hub) publish(evs []workspace.Event) {
+	h.listen.events(evs)
 	subscribed, eventful := h.targets(changesURI)
 	h.updated(subscribed, changesURI)
 	if len(eventful) == 0 {
@@ -213,6 +201,7 @@ func (h *hub) run(ctx context.Context, svc *editor.Service) {
 			last = now
 			subscribed, _ := h.targets(workspaceURI)
 			h.updated(subscribed, workspaceURI)
+			h.listen.updated(workspaceURI)
 		}
 	}
 }

@@ -37,5 +37,13 @@ func openJSON(o *editor.OpenResponse) []byte {
 	b = strconv.AppendInt(b, int64(o.TotalLines), 10)
 	b = append(b, `,"root":`...)
 	b = appendJSONString(b, o.Root)
+	if o.Draft != nil {
+		b = append(b, `,"draft":`...)
+		d, err := marshalJSON(o.Draft)
+		if err != nil {
+			d = []byte("null")
+		}
+		b = append(b, d...)
+	}
 	return append(b, '}')
 }

@@ -65,6 +65,7 @@ func renderOpen(r *rend, o *editor.OpenResponse) bool {
 		span = fmt.Sprintf("no lines from %d: the file has %d", o.StartLine, o.TotalLines)
 	}
 	r.linef("%s (version %s, %s, %s, eol %s)", o.Path, o.Version, span, o.Language, o.EOL)
+	draftLine(r, o.Draft, false)
 	last := numberedLines(r, o.Content, o.StartLine)
 	switch {
 	case last < o.EndLine:
@@ -160,21 +161,41 @@ func patchFiles(lines []string, cut int) string {
 
 func renderSave(r *rend, o *editor.SaveResponse) bool {
 	switch {
+	case o.Held:
+		heldLine(r, o.Path, o.Draft)
+	case o.Conflict && o.BaseVersion != nil:
+		overlapLines(r, o.Path, o.Version, &o.ThreeWay)
 	case o.Conflict:
 		r.linef("conflict: %s changed on disk (now version %s); nothing was written. The patch below goes from the disk's content to yours: re-read, reconcile, then save with expected_version %s.", o.Path, o.Version, o.Version)
+		draftLine(r, o.Draft, true)
 		if o.ConflictPatch != nil {
 			patchLines(r, *o.ConflictPatch)
 		}
 	case o.Created:
 		r.linef("created %s (version %s, %s)", o.Path, o.Version, plural(o.Added, "line", "lines"))
+		draftLine(r, o.Draft, true)
+	case o.Merged:
+		r.linef("saved %s (version %s, +%d -%d)", o.Path, o.Version, o.Added, o.Removed)
+		draftLine(r, o.Draft, true)
+		mergedLine(r, &o.ThreeWay)
+		if o.MergedPatch != nil {
+			patchLines(r, *o.MergedPatch)
+		}
 	default:
 		r.linef("saved %s (version %s, +%d -%d)", o.Path, o.Version, o.Added, o.Removed)
+		draftLine(r, o.Draft, true)
 	}
 	return true
 }
 
 func renderEdit(r *rend, o *editor.EditResponse) bool {
 	switch {
+	case o.Held:
+		heldLine(r, o.Path, o.Draft)
+		return true
+	case o.Conflict && o.BaseVersion != nil:
+		overlapLines(r, o.Path, o.Version, &o.ThreeWay)
+		return true
 	case o.Conflict:
 		r.linef("conflict: %s is at version %s on disk, not expected_version; nothing was written. Re-read the lines (%s) and edit again.", o.Path, o.Version, r.name("editor::open"))
 		return true
@@ -182,9 +203,18 @@ func renderEdit(r *rend, o *editor.EditResponse) bool {
 		r.linef("dry run: nothing written; %s would change +%d -%d (%s) from version %s", o.Path, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"), o.Version)
 	case o.Patch == "" && o.Added == 0 && o.Removed == 0:
 		r.linef("%s unchanged (new_text equals old_text); version %s", o.Path, o.Version)
+		draftLine(r, o.Draft, true)
 		return true
 	default:
 		r.linef("edited %s: version %s, +%d -%d (%s)", o.Path, o.Version, o.Added, o.Removed, plural(o.Replaced, "replacement", "replacements"))
+	}
+	draftLine(r, o.Draft, true)
+	if o.Merged {
+		where := ""
+		if o.TheirsLines != "" {
+			where = " (now lines " + o.TheirsLines + ")"
+		}
+		r.linef("merged: the file had changed since expected_version %s; your edits were applied to that version and the other change%s, which does not overlap them, is kept. The patch is your edits as they landed on the disk's content:", deref(o.BaseVersion), where)
 	}
 	if o.Patch == "" {
 		r.line("(no patch: what changed is over max_diff_bytes)")
@@ -367,6 +397,9 @@ func searchFile(r *rend, f editor.SearchFile, gap bool) bool {
 
 func renderView(r *rend, v *editor.WorkspaceView) bool {
 	r.line("root: " + v.Root)
+	if v.You != "" {
+		r.line("you: " + v.You + " (the by of your writes in change events)")
+	}
 	if !renderTabs(r, v.Buffers, v.BuffersTotal) {
 		return true
 	}
@@ -387,7 +420,7 @@ func renderView(r *rend, v *editor.WorkspaceView) bool {
 		}
 	}
 	// Fields added since this renderer was written come out as key: value.
-	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more")
+	renderFields(r, v, "root", "buffers", "expanded", "focus", "detached", "buffers_total", "expanded_total", "more", "you")
 	if v.More > 0 {
 		r.note("… %d more buffers or expanded folders past this page; call %s with offset: %d", v.More, r.name("editor::workspace::get"), max(v.BuffersTotal, v.ExpandedTotal)-v.More)
 	}
@@ -412,7 +445,14 @@ func renderTabs(r *rend, bufs []workspace.Buffer, total int) bool {
 	for i, b := range bufs {
 		line := fmt.Sprintf("  %s  %s", b.Path, b.Version)
 		if b.Dirty {
-			line += "  (unsaved edits in an editor, over " + b.DraftBase + ")"
+			line += "  (unsaved edits in an editor, over " + b.DraftBase
+			if b.DraftBy != "" {
+				line += ", by " + b.DraftBy
+			}
+			if b.DraftLines != "" {
+				line += ", lines " + b.DraftLines
+			}
+			line += ")"
 		}
 		if !r.line(line) {
 			r.note("… %d more buffers not shown (the %d KiB text budget); the structured content lists them all", len(bufs)-i, textBudget>>10)

@@ -86,6 +86,10 @@ func renderStatus(r *rend, o *editor.GitStatusResponse) bool {
 }
 
 func renderHunks(r *rend, o *editor.GitHunksResponse) bool {
+	if o.Files != nil {
+		renderReview(r, o)
+		return true
+	}
 	switch {
 	case o.Untracked:
 		r.linef("%s is untracked: the whole file is new (read it with %s)", o.Path, r.name("editor::open"))
@@ -116,7 +120,11 @@ func renderChanges(r *rend, o *editor.ChangesResponse) bool {
 		if ev.From != nil {
 			path = *ev.From + " -> " + ev.Path
 		}
-		heads[i] = fmt.Sprintf("%d %s %s %s +%d -%d", ev.Seq, ev.By, ev.Kind, path, ev.Added, ev.Removed)
+		who := ev.By
+		if who != "" && who == o.You {
+			who += " (you)"
+		}
+		heads[i] = fmt.Sprintf("%d %s %s %s +%d -%d", ev.Seq, who, ev.Kind, path, ev.Added, ev.Removed)
 		need += len(heads[i]) + 1
 	}
 	noPatch, cut := 0, -1

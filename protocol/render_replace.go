@@ -2,12 +2,14 @@ package protocol
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/editord/editord/editor"
 )
 
 // The rendering of editor::replace: a line per file (its version, what is
-// or was replaced, a conflict or why it was skipped), then its patch.
+// or was replaced, a conflict or why it was skipped), then, in a preview,
+// the lines it changes as they will read.
 
 func init() {
 	renderers["editor::replace"] = func(r *rend, v any) bool { return renderReplace(r, v.(*editor.ReplaceResponse)) }
@@ -53,20 +55,51 @@ func renderReplace(r *rend, o *editor.ReplaceResponse) bool {
 			r.note("… %d more files not shown (the %d KiB text budget); pass fewer paths", len(o.Files)-i, textBudget>>10)
 			return true
 		}
+		if f.Written {
+			continue // the dry run showed its lines; the patch is in the structured content
+		}
 		if f.Patch == "" {
 			if f.Replaced > 0 && !f.Conflict && f.Skipped == "" {
 				r.line("(no patch: what changed is over max_diff_bytes)")
 			}
 			continue
 		}
-		if r.room() < len(f.Patch) {
-			if !r.line("(patch left out: the text budget is spent; pass fewer paths to see it)") {
+		lines := changedLines(f.Patch)
+		if r.room() < len(lines)*8+len(f.Patch)/2 {
+			if !r.line("(lines left out: the text budget is spent; pass fewer paths to see them)") {
 				r.note("… %d more files not shown (the %d KiB text budget); pass fewer paths", len(o.Files)-i-1, textBudget>>10)
 				return true
 			}
 			continue
 		}
-		patchLines(r, f.Patch)
+		for _, l := range lines {
+			r.line(l)
+		}
 	}
 	return true
+}
+
+// changedLines is each line a patch changes, as it will read, numbered as
+// editor_open numbers lines: a preview of a replacement shows what the
+// lines become (what they were is the pattern's match), a third of what
+// the patch with its context costs a model; the structured content keeps
+// the patch.
+func changedLines(patch string) []string {
+	var out []string
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(patch, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@ "):
+			// diff writes both counts of each side (CONTRACT §4).
+			var a, b, d int
+			fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &n, &d)
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "\\"):
+		case strings.HasPrefix(l, "+"):
+			out = append(out, fmt.Sprintf("%6d\t%s", n, l[1:]))
+			n++
+		case strings.HasPrefix(l, " "):
+			n++
+		}
+	}
+	return out
 }

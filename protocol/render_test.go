@@ -214,7 +214,7 @@ func TestHandlerTextAndStructured(t *testing.T) {
 	}
 	defer svc.Close()
 	f, _ := editor.Lookup("editor::diff")
-	h := handler(svc, f, newCallers())
+	h := handler(svc, f, newCallers(), newTaskRuns())
 	res, err := h(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "editor_diff", Arguments: map[string]any{"before": "a<b\n", "after": "a&&b>c\n"}}})
 	if err != nil || res.IsError {
 		t.Fatalf("%v %+v", err, res)
@@ -269,7 +269,7 @@ func TestToolNamesInResults(t *testing.T) {
 	defer svc.Close()
 	call := func(id string, args map[string]any) (string, string) {
 		f, _ := editor.Lookup(id)
-		res, err := handler(svc, f, newCallers())(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolName(id), Arguments: args}})
+		res, err := handler(svc, f, newCallers(), newTaskRuns())(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolName(id), Arguments: args}})
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %+v", id, err, res)
 		}
@@ -416,8 +416,9 @@ func TestRenderFallbackLists(t *testing.T) {
 	}
 }
 
-// TestRenderReplace: a replace's text is a line per file and its patch,
-// not the response as one line of JSON; a preview says how to write.
+// TestRenderReplace: a replace's text is a line per file and, in a
+// preview, the lines it changes as they will read, numbered; not the
+// response as one line of JSON; a preview says how to write.
 func TestRenderReplace(t *testing.T) {
 	o := &editor.ReplaceResponse{Files: []editor.ReplaceFile{
 		{Path: "a.go", Version: "v1", Replaced: 2, Patch: "--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x && y\n+z && y\n"},
@@ -425,7 +426,7 @@ func TestRenderReplace(t *testing.T) {
 		{Path: "c.bin", Skipped: "binary"},
 	}}
 	want := "dry run: 2 replacements in 3 files; nothing written. To write, call editor_replace with write: {path: version} for the files to change\n" +
-		"a.go: version v1, 2 replacements\n--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x && y\n+z && y\n" +
+		"a.go: version v1, 2 replacements\n     1\tz && y\n" +
 		"b.go: no match (version v2)\nc.bin: skipped (binary)\n"
 	if got := RenderText("editor::replace", o, ToolName); got != want {
 		t.Fatalf("%q\nwant\n%q", got, want)
@@ -434,7 +435,7 @@ func TestRenderReplace(t *testing.T) {
 		{Path: "a.go", Version: "v3", Replaced: 2, Written: true, Patch: "--- a/a.go\n+++ b/a.go\n@@ -1,1 +1,1 @@\n-x\n+z\n"},
 		{Path: "b.go", Version: "v9", Conflict: true},
 	}}
-	if got := RenderText("editor::replace", o, ToolName); !strings.HasPrefix(got, "wrote 1 of 2 files (2 replacements); 1 conflict\na.go: written, version v3, 2 replacements\n") || !strings.Contains(got, "b.go: conflict, changed since the dry run (now version v9); nothing written\n") {
+	if got := RenderText("editor::replace", o, ToolName); !strings.HasPrefix(got, "wrote 1 of 2 files (2 replacements); 1 conflict\na.go: written, version v3, 2 replacements\nb.go: conflict") || !strings.Contains(got, "b.go: conflict, changed since the dry run (now version v9); nothing written\n") {
 		t.Fatalf("%q", got)
 	}
 	var many editor.ReplaceResponse
@@ -454,5 +455,14 @@ func TestErrorMessagesAreCapped(t *testing.T) {
 	raw, _ := json.Marshal(res.StructuredContent)
 	if len(txt) > 5000 || len(raw) > 5200 || !strings.HasSuffix(txt, "more bytes of this message not shown)") {
 		t.Fatalf("text %d bytes, structured %d: %q", len(txt), len(raw), txt[len(txt)-80:])
+	}
+}
+
+func TestChangedLines(t *testing.T) {
+	patch := "--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n ctx\n-old one\n+new one\n ctx\n-x\n+y\n@@ -20,2 +20,3 @@\n keep\n+added\n keep\n\\ No newline at end of file\n"
+	got := strings.Join(changedLines(patch), "\n")
+	want := "     4\tnew one\n     6\ty\n    21\tadded"
+	if got != want {
+		t.Fatalf("%q\nwant\n%q", got, want)
 	}
 }

@@ -6,13 +6,14 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/editord/editord/editor"
 )
 
 const instructions = `editord serves a shared code workspace: a root folder, the files open in it (the user's tabs) and the folders expanded in its tree.
-Start with editor_workspace_get. Read with editor_open (offset/limit for part of a file; tab: false leaves the user's tabs alone); change files with editor_edit (exact text), not by resending them.
+Start with editor_workspace_get; editor_tools lists more tools (git history, branches, sync). Read with editor_open (offset/limit for part of a file); change files with editor_edit, not by resending them.
 Two rules prevent data loss: write only what you read (editor_save with the version editor_open returned as expected_version; editor_edit's old_text is its own guard), and move files with editor_move, not a shell mv.`
 
 // Server is the MCP face of one editor service.
@@ -34,6 +35,9 @@ func NewServer(svc *editor.Service, version string) *Server {
 	cs := newCallers()
 	stdio := make(chan server.ClientSession, 1)
 	hooks := h.hooks(cs)
+	h.listen.hooks(hooks) // listen.go
+	tr := newTaskRuns()
+	tr.hooks(hooks) // tasks.go
 	hooks.AddOnRegisterSession(func(_ context.Context, sess server.ClientSession) {
 		if sess.SessionID() == "stdio" {
 			select {
@@ -42,22 +46,32 @@ func NewServer(svc *editor.Service, version string) *Server {
 			}
 		}
 	})
+	var self *Server
+	hooks.AddAfterListTools(func(ctx context.Context, _ any, req *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+		self.filterTools(ctx, req, res) // toolsets.go
+	})
 	s := server.NewMCPServer("editord", version,
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(true, false),
+		server.WithTaskCapabilities(true, true, true), // tasks.go
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithLogging(),
 		server.WithHooks(hooks),
+		// notifications/editor/changed for 2026-07-28 clients (listen.go).
+		server.WithExtensions(map[string]any{changesExtension: map[string]any{}}),
 	)
 	h.srv = s
+	cs.srv = s
 	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
-		s.AddTool(Tool(f), handler(svc, f, cs))
+		s.AddTool(Tool(f), handler(svc, f, cs, tr))
 		tools[ToolName(f.ID)] = f
 	}
 	s.AddResources(resources(svc)...)
-	return &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
+	s.AddResources(appResources()...) // apps.go
+	self = &Server{MCP: s, svc: svc, hub: h, cs: cs, tools: tools, stdio: stdio}
+	return self
 }
 
 // Warn tells connected clients about recoverable trouble (a corrupt record

@@ -18,12 +18,27 @@ import (
 // Tool builds the MCP tool of one catalog function.
 // Its description and the descriptions of its input fields name other
 // functions by their tool names, which is all an MCP client knows.
-func Tool(f *editor.Function) mcp.Tool {
+func Tool(f *editor.Function) mcp.Tool { return tool(f, true) }
+
+// DescribedTool is Tool with every output field's description, for
+// editord functions --json.
+func DescribedTool(f *editor.Function) mcp.Tool { return tool(f, false) }
+
+func tool(f *editor.Function, lean bool) mcp.Tool {
 	inSchema := f.InputSchema()
 	renameDescriptions(inSchema)
 	in, _ := marshalJSON(inSchema)
+	// The output schema is lean: types, enums and required fields, no
+	// descriptions. Clients that read it pay for every byte on every
+	// list, and the model reads each result's text block, not the schema;
+	// the field descriptions stay in editord functions --json and the
+	// function reference.
 	outSchema := f.OutputSchema()
-	renameDescriptions(outSchema)
+	if lean {
+		dropDescriptions(outSchema)
+	} else {
+		renameDescriptions(outSchema)
+	}
 	out, _ := marshalJSON(outSchema)
 	a := f.Annotations
 	return mcp.Tool{
@@ -39,13 +54,16 @@ func Tool(f *editor.Function) mcp.Tool {
 			IdempotentHint:  mcp.ToBoolPtr(a.Idempotent),
 			OpenWorldHint:   mcp.ToBoolPtr(a.OpenWorld),
 		},
-		Meta: &mcp.Meta{AdditionalFields: map[string]any{"function_id": f.ID}},
+		Meta:      toolMeta(f.ID),  // function_id, and the view of an MCP App (apps.go)
+		Execution: execution(f.ID), // tasks.go
 	}
 }
 
 // handler adapts a catalog function to an MCP tool handler.
-func handler(svc *editor.Service, f *editor.Function, cs *callers) server.ToolHandlerFunc {
+func handler(svc *editor.Service, f *editor.Function, cs *callers, tr *taskRuns) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, done := tr.detach(ctx, req) // tasks.go
+		defer done()
 		args := req.Params.RawArguments
 		if args == nil && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
@@ -169,6 +187,23 @@ func renameDescriptions(schema any) {
 	case []any:
 		for _, x := range v {
 			renameDescriptions(x)
+		}
+	}
+}
+
+// dropDescriptions removes every description of a JSON schema.
+func dropDescriptions(schema any) {
+	switch v := schema.(type) {
+	case map[string]any:
+		if _, ok := v["description"].(string); ok {
+			delete(v, "description")
+		}
+		for _, x := range v {
+			dropDescriptions(x)
+		}
+	case []any:
+		for _, x := range v {
+			dropDescriptions(x)
 		}
 	}
 }

@@ -2,38 +2,59 @@ package protocol
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/editord/editord/editor"
 )
 
-// descriptionBudget caps what the tool definitions cost a model's context
-// in prose: every tool description plus every description in every input
-// schema (issue 11: at most 10 KB for the whole tools/list).
-const descriptionBudget = 10_000
+// toolListBudget caps what the default tool list costs a model's context:
+// the server's instructions plus, for every tool listed by default, its
+// name, description and input schema as served (issue 26: at most 12 KB,
+// against 21.5 KB for 30 tools before toolsets; the filesystem MCP server's
+// list is about 7 KB).
+const toolListBudget = 12_000
 
-// TestToolDescriptionBudget measures the description text of tools/list
-// and checks that the rules that prevent data loss survived the trimming.
-func TestToolDescriptionBudget(t *testing.T) {
-	total, wire := 0, 0
+// modelBytes is what a model reads of a tool: name, description and input
+// schema.
+func modelBytes(f *editor.Function) int {
+	t := Tool(f)
+	return len(t.Name) + len(t.Description) + len(t.RawInputSchema)
+}
+
+// TestToolListBudget prints the model-facing bytes of the default tool
+// list and of every toolset, holds the default within the budget, and
+// checks that the rules that prevent data loss survived the trimming.
+func TestToolListBudget(t *testing.T) {
 	per := map[string]int{}
+	var wire, wireAll, all int
+	def := len(instructions)
 	for _, f := range editor.Catalog() {
-		tool := Tool(f)
-		n := len(tool.Description) + descriptionBytes(tool.RawInputSchema)
-		per[tool.Name] = n
-		total += n
-		b, _ := json.Marshal(tool)
-		wire += len(b)
-	}
-	t.Logf("tools/list: %d tools, %d bytes of description text (tool and input field descriptions), %d bytes of JSON", len(per), total, wire)
-	if total > descriptionBudget || testing.Verbose() {
-		for name, n := range per {
-			t.Logf("  %-28s %5d", name, n)
+		n := modelBytes(f)
+		ts := editor.ToolsetOf(f.ID)
+		per[ts] += n
+		all += n
+		b, _ := json.Marshal(Tool(f))
+		wireAll += len(b)
+		if ts == "core" {
+			def += n
+			wire += len(b)
+			t.Logf("  %-26s %5d", ToolName(f.ID), n)
 		}
 	}
-	if total > descriptionBudget {
-		t.Fatalf("the tool descriptions hold %d bytes, over the budget of %d", total, descriptionBudget)
+	var names []string
+	for ts := range per {
+		names = append(names, ts)
+	}
+	sort.Strings(names)
+	for _, ts := range names {
+		t.Logf("toolset %-10s %6d bytes a model reads", ts, per[ts])
+	}
+	t.Logf("tools/list by default (core): %d bytes a model reads (instructions %d + name, description and input schema of each tool), %d bytes of tools on the wire", def, len(instructions), wire)
+	t.Logf("tools/list with every toolset: %d bytes a model reads, %d bytes on the wire", all+len(instructions), wireAll)
+	if def > toolListBudget {
+		t.Errorf("the default tool list costs a model %d bytes, over the budget of %d", def, toolListBudget)
 	}
 	desc := func(id string) string {
 		f, ok := editor.Lookup(id)
@@ -56,30 +77,4 @@ func TestToolDescriptionBudget(t *testing.T) {
 			t.Errorf("a data-loss rule is gone: %q not in %q", rule.text, rule.where)
 		}
 	}
-}
-
-// descriptionBytes sums every "description" string of a JSON schema.
-func descriptionBytes(raw json.RawMessage) int {
-	var v any
-	json.Unmarshal(raw, &v)
-	n := 0
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, y := range x {
-				if s, ok := y.(string); ok && k == "description" {
-					n += len(s)
-				} else {
-					walk(y)
-				}
-			}
-		case []any:
-			for _, y := range x {
-				walk(y)
-			}
-		}
-	}
-	walk(v)
-	return n
 }

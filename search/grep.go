@@ -36,7 +36,14 @@ type SearchOptions struct {
 	MaxMatches   int      // hits kept
 	MaxFileBytes int64    // larger files are read in pieces (stream.go), not whole
 	PerFile      int      // hits kept per file at most (0: no limit); 1 lists matching files
+	// Progress, when set, hears how many files of how many were searched,
+	// in path order, every progressEvery files (a long search run as an
+	// MCP task reports it).
+	Progress func(done, total int)
 }
+
+// progressEvery is how many files a search reports progress after.
+const progressEvery = 1024
 
 // FileHits is one file's hits.
 type FileHits struct {
@@ -99,7 +106,7 @@ func (e *Engine) Search(ctx context.Context, root string, opt SearchOptions) (*S
 		}
 		files = kept
 	}
-	return grep(ctx, f.tree, files, m, opt.MaxMatches, opt.MaxFileBytes, opt.PerFile)
+	return grep(ctx, f.tree, files, m, opt.MaxMatches, opt.MaxFileBytes, opt.PerFile, opt.Progress)
 }
 
 const (
@@ -114,7 +121,7 @@ type grepBatchResult struct {
 	err   error
 }
 
-func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *Matcher, maxMatches int, maxBytes int64, perFile int) (*SearchResult, error) {
+func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *Matcher, maxMatches int, maxBytes int64, perFile int, progress func(done, total int)) (*SearchResult, error) {
 	res := &SearchResult{Files: []FileHits{}, Skipped: []Skipped{}}
 	n := len(files)
 	if n == 0 {
@@ -285,6 +292,9 @@ func grep(ctx context.Context, tree *shell.FileTree, files []shell.TreeFile, m *
 			}
 			prefix[c+1] = prefix[c] + batchHits[c].Load()
 			consumed.Store(int64(c + 1))
+			if progress != nil && (c+1)%(progressEvery/grepBatch) == 0 {
+				progress((c+1)*grepBatch, n)
+			}
 			<-tokens
 			if cut >= 0 {
 				stop()

@@ -177,7 +177,7 @@ func TestSearchVanishedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := Compile("needle", MatchOptions{})
-	res, err := grep(context.Background(), tree, files, m, 100_000, 1<<20, 0)
+	res, err := grep(context.Background(), tree, files, m, 100_000, 1<<20, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

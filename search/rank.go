@@ -20,6 +20,15 @@ package search
 //   - exact case: each matched character whose case equals the query's adds
 //     caseBonus, and a run in the exact case adds more, so "App" prefers
 //     App.tsx over app.py and app.ts.
+//   - words: a query of several words separated by spaces reads a space as
+//     "anything between", as pickers do ("cluster autoscaler main.go" finds
+//     cluster-autoscaler/main.go): the words must match in order across the
+//     whole path, each word found as one run earns the run bonus, and the
+//     match is in the basename tier when the last word matches inside the
+//     file name. A path holding the query as written (spaces included)
+//     ranks first within its tier (literalBonus).
+//   - vendored trees (vendored.go) rank below the project's own files of
+//     the same tier.
 //   - ties go to the shorter path, then to byte order. Every candidate is
 //     scored on its own and the order is total, so the result never depends
 //     on the order of the candidates.
@@ -75,16 +84,21 @@ type Candidates struct {
 	lower []string // ASCII-lowercased path; "" when the path is not ASCII (or holds a NUL)
 	bytes []uint64 // byteSet of lower
 	base  []int32  // offset of the basename
+	// vendored marks paths inside a vendored tree (vendored.go).
+	vendored []bool
 }
 
 // Prepare readies paths (not copied; do not modify them) for Rank.
 func Prepare(paths []string) *Candidates {
-	c := &Candidates{paths: paths, lower: make([]string, len(paths)), bytes: make([]uint64, len(paths)), base: make([]int32, len(paths))}
+	c := &Candidates{paths: paths, lower: make([]string, len(paths)), bytes: make([]uint64, len(paths)), base: make([]int32, len(paths)), vendored: make([]bool, len(paths))}
 	for i, p := range paths {
 		c.base[i] = int32(strings.LastIndexByte(p, '/') + 1)
 		if isASCII(p) && strings.IndexByte(p, 0) < 0 {
 			c.lower[i] = lowerASCII(p)
 			c.bytes[i] = byteSet(c.lower[i])
+			c.vendored[i] = vendored(c.lower[i])
+		} else {
+			c.vendored[i] = vendored(strings.ToLower(p))
 		}
 	}
 	return c
@@ -213,9 +227,21 @@ type ranker struct {
 	ascii bool
 	slash bool
 	long  bool
+	// A query of several words: query, q and lower are the words joined
+	// (what must match, in order); terms are the words, whole the query as
+	// written (words.go).
+	terms []*ranker
+	whole *ranker
 }
 
 func newRanker(query string) *ranker {
+	if words := strings.Fields(query); len(words) > 1 {
+		return newWordsRanker(query, words)
+	}
+	return newTermRanker(query)
+}
+
+func newTermRanker(query string) *ranker {
 	r := &ranker{query: query, q: []rune(query), ascii: isASCII(query), slash: strings.Contains(query, "/")}
 	r.long = len(r.q) > maxFuzzyRunes
 	if r.ascii {
@@ -269,10 +295,16 @@ func (r *ranker) matches(c *Candidates, i int) (inBase, inPath bool) {
 		if r.bytes&^c.bytes[i] != 0 || !subseqLower(r.lower, lp) {
 			return false, false
 		}
+		if r.terms != nil {
+			return r.lastInBase(c, i), true
+		}
 		return !r.slash && subseqLower(r.lower, lp[b:]), true
 	}
 	if !r.subseq(p) {
 		return false, false
+	}
+	if r.terms != nil {
+		return r.lastInBase(c, i), true
 	}
 	return !r.slash && r.subseq(p[b:]), true
 }
@@ -316,15 +348,18 @@ func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
 			heap.Fix(&h, 0)
 		}
 	}
-	for _, base := range []bool{true, false} {
+	for _, tier := range []bool{true, false} {
+		// The basename tier of a one-word query is scored on the file name
+		// alone; several words are scored on the whole path.
+		base := tier && r.terms == nil
 		src := pathSource{c: c, idx: inPath}
-		if base {
-			src = pathSource{c: c, idx: inBase, base: true}
+		if tier {
+			src = pathSource{c: c, idx: inBase, base: base}
 		}
 		if src.Len() == 0 {
 			continue
 		}
-		if !base && len(h) == limit && h[0].score >= tierBasename {
+		if !tier && len(h) == limit && h[0].score >= tierBasename {
 			// limit matches inside file names already: a match that needs
 			// the folders cannot beat them.
 			break
@@ -347,13 +382,22 @@ func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
 			if r.long {
 				score = linearScore(p, pos, off)
 			}
-			run, runPos := r.runBonus(c, k, off, runScratch[:0])
+			var run int
+			var runPos []int
+			if r.terms != nil {
+				run, runPos = r.wordsBonus(c, k, runScratch[:0])
+			} else {
+				run, runPos = r.runBonus(c, k, off, runScratch[:0])
+			}
 			if runPos != nil {
 				runScratch, pos = runPos, runPos
 			}
 			score += run + caseBonus*r.exactCase(p, pos)
-			if base {
+			if tier {
 				score += tierBasename
+			}
+			if c.vendored[k] {
+				score -= vendorPenalty
 			}
 			s := scored{path: p, score: score}
 			if len(h) == limit && !better(s, h[0]) {
@@ -403,7 +447,7 @@ const (
 // (its basename, or the whole path): case-insensitively, preferring an
 // exact-case run, then one at the start of a name, then the leftmost. It
 // returns the bonus and the run's positions, appended to pos (nil when
-// there is no run).
+// there is no run; pos may hold an earlier word's run, words.go).
 func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 	p := c.paths[k]
 	text := p[off:]
@@ -453,7 +497,7 @@ func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 	if pos == nil {
 		pos = make([]int, 0, n)
 	}
-	for i := best; len(pos) < n; {
+	for i, need := best, len(pos)+n; len(pos) < need; {
 		pos = append(pos, off+i)
 		_, size := utf8.DecodeRuneInString(text[i:])
 		i += size

@@ -42,7 +42,25 @@ func TestRankOrder(t *testing.T) {
 		{"leading ./", "./mod", []string{"src/models/user.rs", "src/tree/mod.rs"}, []string{"src/tree/mod.rs"}},
 		{"no match", "zzz", []string{"a.go", "b.go"}, []string{}},
 		{"unicode", "été", []string{"docs/ete.md", "docs/été.md", "docs/Été.md"}, []string{"docs/été.md", "docs/Été.md"}},
-		{"spaces and quotes", "my file", []string{"a/my \"file\".txt", "a/myfile.txt"}, []string{"a/my \"file\".txt"}},
+		{"spaces and quotes", "my \"file", []string{"a/my \"file\".txt", "a/myfile.txt"}, []string{"a/my \"file\".txt"}},
+		{"a space as written beats a space as anything between", "my file", []string{"a/my \"file\".txt", "a/myfile.txt", "docs/my file.txt"}, []string{"docs/my file.txt"}},
+		{"words: a space is anything between", "cluster autoscaler main.go", []string{
+			"cluster-autoscaler/cloudprovider/aws/aws_manager.go",
+			"vertical-pod-autoscaler/pkg/main.go",
+			"cluster-autoscaler/core/main_test.go",
+			"cluster-autoscaler/main.go",
+		}, []string{"cluster-autoscaler/main.go", "cluster-autoscaler/core/main_test.go"}},
+		{"words keep their order", "main autoscaler", []string{"cluster-autoscaler/main.go"}, []string{}},
+		{"words: the last one in the file name first", "api server", []string{"apiserver/pkg/x.go", "pkg/api/server.go"}, []string{"pkg/api/server.go", "apiserver/pkg/x.go"}},
+		{"vendored trees below the project's own files", "main.go", []string{
+			"vendor/x/main.go",
+			"vendor-internal/a/main.go",
+			"third_party/m/main.go",
+			"node_modules/p/main.go",
+			"cluster-autoscaler/main.go",
+			"main/x.go",
+		}, []string{"cluster-autoscaler/main.go", "vendor/x/main.go", "third_party/m/main.go", "node_modules/p/main.go", "vendor-internal/a/main.go", "main/x.go"}},
+		{"a file named vendor is not vendored", "vendor", []string{"x/vendor/a.go", "pkg/vendor.go"}, []string{"pkg/vendor.go"}},
 		{"long query", "internal/service/handlers/user_profile_handler.go", []string{
 			"internal/service/handlers/user_profile_handler_test.go",
 			"internal/service/handlers/user_profile_handler.go",
@@ -110,7 +128,7 @@ func TestRankIndependentOfOrder(t *testing.T) {
 		n = parallelRankMin + 100
 	}
 	cands := randomPaths(rng, n)
-	for _, q := range []string{"mod", "App", "edit", "cfg", "tree/mod", "x", "é", "k", "s/a"} {
+	for _, q := range []string{"mod", "App", "edit", "cfg", "tree/mod", "x", "é", "k", "s/a", "src mod", "tree App .go"} {
 		want := Rank(q, cands, 40)
 		for i := 0; i < 3; i++ {
 			shuffled := append([]string(nil), cands...)
@@ -132,8 +150,8 @@ func TestRankIndependentOfOrder(t *testing.T) {
 func TestRankPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	cands := randomPaths(rng, 3000)
-	for _, q := range []string{"mod", "App", "edit", "cfg", "tree/mod", "é", "K", "srcmod", "app", "ée"} {
-		qr := []rune(q)
+	for _, q := range []string{"mod", "App", "edit", "cfg", "tree/mod", "é", "K", "srcmod", "app", "ée", "src mod", "tree K .go", "é e"} {
+		qr := []rune(strings.Join(strings.Fields(q), "")) // words: their characters, not the spaces
 		for _, m := range Rank(q, cands, 100) {
 			if len(m.Positions) != len(qr) {
 				t.Fatalf("%q in %q: %d positions for %d characters", q, m.Path, len(m.Positions), len(qr))
@@ -168,7 +186,11 @@ func TestPrefilterIsFuzzyMatch(t *testing.T) {
 		r := newRanker(q)
 		c := Prepare([]string{s})
 		_, got := r.matches(c, 0)
-		want := len(fuzzy.Find(q, []string{s})) == 1
+		fq := q
+		if words := strings.Fields(q); len(words) > 1 {
+			fq = strings.Join(words, "") // a space between words is anything between
+		}
+		want := len(fuzzy.Find(fq, []string{s})) == 1
 		if got != want {
 			t.Fatalf("query %q in %q: prefilter says %v, fuzzy says %v", q, s, got, want)
 		}

@@ -24,6 +24,24 @@ type Buffer struct {
 	// through SetDraft, never through Upsert.
 	Dirty     bool   `json:"dirty" desc:"True when an editor holds unsaved edits of this file (a draft): the person's view may differ from the disk."`
 	DraftBase string `json:"draft_base,omitempty" desc:"The version the draft's edits were made over, when dirty."`
+	DraftBy   string `json:"draft_by,omitempty" desc:"Who holds the draft (the editor that last kept it), when dirty."`
+	// DraftLines is a string, not a list, so that a Buffer stays
+	// comparable (Upsert compares buffers whole).
+	DraftLines string `json:"draft_lines,omitempty" desc:"The lines being edited: lines of the draft that differ from draft_base, as 1-based ranges (\"12-14,30\"); a deletion shows as the line after it."`
+}
+
+// DraftMark is what a buffer says of its draft.
+type DraftMark struct{ Base, By, Lines string }
+
+// mark is b's draft mark.
+func (b *Buffer) mark() DraftMark { return DraftMark{b.DraftBase, b.DraftBy, b.DraftLines} }
+
+// setMark makes b dirty with m, or clean when m.Base is "".
+func (b *Buffer) setMark(m DraftMark) {
+	if m.Base == "" {
+		m = DraftMark{}
+	}
+	b.Dirty, b.DraftBase, b.DraftBy, b.DraftLines = m.Base != "", m.Base, m.By, m.Lines
 }
 
 // Session is what one root remembers.
@@ -152,7 +170,7 @@ func Remap(p, from, to string) (string, bool) {
 // in the tab order and its draft marks. It reports whether anything changed.
 func (s *Session) Upsert(b Buffer) bool {
 	if i := s.find(b.Path); i >= 0 {
-		b.Dirty, b.DraftBase = s.Buffers[i].Dirty, s.Buffers[i].DraftBase
+		b.setMark(s.Buffers[i].mark())
 		if s.Buffers[i] == b {
 			return false
 		}
@@ -162,7 +180,7 @@ func (s *Session) Upsert(b Buffer) bool {
 	}
 	s.own()
 	if i := s.detachedAt(b.Path); i >= 0 {
-		b.Dirty, b.DraftBase = true, s.Detached[i].DraftBase
+		b.setMark(s.Detached[i].mark())
 		s.Detached = append(s.Detached[:i], s.Detached[i+1:]...)
 	}
 	s.Buffers = append(s.Buffers, b)
@@ -201,13 +219,21 @@ func (s *Session) HoldsDraft(path string) bool {
 // is "". A detached draft at path is updated, or forgotten when base is "".
 // It reports whether the buffer or detached draft exists.
 func (s *Session) SetDraft(path, base string) (found, changed bool) {
+	return s.MarkDraft(path, DraftMark{Base: base})
+}
+
+// MarkDraft is SetDraft with who holds the draft and which lines it
+// changes.
+func (s *Session) MarkDraft(path string, m DraftMark) (found, changed bool) {
+	if m.Base == "" {
+		m = DraftMark{}
+	}
 	if i := s.find(path); i >= 0 {
 		if b := &s.Buffers[i]; b.Path == path {
-			changed = b.Dirty != (base != "") || b.DraftBase != base
+			changed = b.Dirty != (m.Base != "") || b.mark() != m
 			if changed {
 				s.own()
-				b = &s.Buffers[i]
-				b.Dirty, b.DraftBase = base != "", base
+				s.Buffers[i].setMark(m)
 			}
 			return true, changed
 		}
@@ -216,16 +242,16 @@ func (s *Session) SetDraft(path, base string) (found, changed bool) {
 	if i < 0 {
 		return false, false
 	}
-	if base == "" {
+	if m.Base == "" {
 		s.own()
 		s.Detached = append(s.Detached[:i], s.Detached[i+1:]...)
 		return true, true
 	}
-	if s.Detached[i].DraftBase == base {
+	if s.Detached[i].mark() == m {
 		return true, false
 	}
 	s.own()
-	s.Detached[i].DraftBase = base
+	s.Detached[i].setMark(m)
 	return true, true
 }
 

@@ -30,6 +30,9 @@ type Store struct {
 	// applies and appends batch concurrent changes (group.go).
 	applies combiner[func(*Record) bool]
 	appends combiner[appendReq]
+	// versionsKept counts the version store's writes between prunes
+	// (versions.go).
+	versionsKept versionKeeping
 }
 
 const (

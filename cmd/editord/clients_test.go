@@ -252,34 +252,81 @@ func TestClientsInspectorCLI(t *testing.T) {
 	}
 }
 
-// requiredConformance must pass; conformance-expected-failures.yml may not
-// list any of them.
-var requiredConformance = []string{
-	"server-initialize", "ping", "tools-list",
-	"resources-list", "resources-subscribe", "resources-unsubscribe",
-	"server-sse-multiple-streams", "dns-rebinding-protection",
+// requiredConformance must pass at each protocol revision; its expected
+// failures file may not list any of them.
+var requiredConformance = map[string][]string{
+	"2025-11-25": {"server-initialize", "ping", "tools-list",
+		"resources-list", "resources-subscribe", "resources-unsubscribe",
+		"server-sse-multiple-streams", "dns-rebinding-protection"},
+	"2026-07-28": {"tools-list", "resources-list", "server-sse-multiple-streams",
+		"dns-rebinding-protection"},
+}
+
+// requiredChecks must pass within scenarios that also call fixtures
+// editord does not serve (and so are listed as expected failures): every
+// check of server-stateless but the four that need fixture tools, every
+// check of caching but prompts/list's.
+var requiredChecks = map[string]map[string][]string{
+	"2026-07-28": {
+		"server-stateless": {"sep-2575-request-meta-invalid-missing-meta", "sep-2575-http-server-meta-invalid-400",
+			"sep-2575-request-meta-invalid-missing-protocol-version", "sep-2575-request-meta-invalid-missing-client-capabilities",
+			"sep-2575-request-meta-client-info-optional", "sep-2575-server-implements-discover", "sep-2575-server-identifies-in-result-meta",
+			"sep-2575-server-declares-prompts-in-discover", "sep-2575-discover-capabilities-match-handlers",
+			"sep-2575-server-unsupported-version-error", "sep-2575-http-server-unsupported-version-400",
+			"sep-2575-http-server-header-mismatch-400", "sep-2575-http-server-method-not-found-404-initialize",
+			"sep-2575-http-server-method-not-found-404-ping", "sep-2575-http-server-method-not-found-404-logging-setlevel",
+			"sep-2575-http-server-method-not-found-404-resources-subscribe", "sep-2575-http-server-method-not-found-404-resources-unsubscribe",
+			"sep-2575-http-server-method-not-found-404", "sep-2575-server-sends-subscription-ack", "sep-2575-server-tags-subscription-id",
+			"sep-2575-server-honors-notification-filter", "sep-2575-http-server-error-jsonrpc-id"},
+		"caching": {"sep-2549-tools-list-caching-hints", "sep-2549-resources-list-caching-hints",
+			"sep-2549-resources-templates-list-caching-hints", "sep-2549-resources-read-caching-hints",
+			"sep-2549-ttl-non-negative", "sep-2549-cache-scope-valid", "wire-schema-valid"},
+	},
+}
+
+// checkResults fails for each required check of scenario that did not
+// pass in the suite's results (results/server-<scenario>-<time>/checks.json).
+func checkResults(t *testing.T, results, scenario string, required []string) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(results, "server-"+scenario+"-2*"))
+	if len(dirs) != 1 {
+		t.Errorf("%s: want one result folder, got %v", scenario, dirs)
+		return
+	}
+	raw, err := os.ReadFile(filepath.Join(dirs[0], "checks.json"))
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	var checks []struct {
+		ID, Status, ErrorMessage string
+	}
+	json.Unmarshal(raw, &checks)
+	status := map[string]string{}
+	for _, c := range checks {
+		if status[c.ID] == "" || c.Status != "SUCCESS" {
+			status[c.ID] = c.Status + " " + c.ErrorMessage
+		}
+	}
+	for _, id := range required {
+		if !strings.HasPrefix(status[id], "SUCCESS") {
+			t.Errorf("%s: check %s did not pass: %q", scenario, id, status[id])
+		}
+	}
 }
 
 // TestClientsConformance runs the official conformance suite in server mode
-// against `editord serve --http`. The suite's client cannot send an
-// Authorization header, so it talks to a reverse proxy on loopback, local to
-// this test, that adds the bearer token and forwards everything else (Host
-// and Origin included, for dns-rebinding-protection) unchanged. The server
-// keeps requiring the token: the test checks that a request without it is
-// refused.
+// against `editord serve --http`, once for each protocol revision editord
+// serves (--requirements: what that revision requires, at its own wire:
+// the initialize handshake for 2025-11-25, per-request _meta for
+// 2026-07-28), each with its expected failures file. The suite's client
+// cannot send an Authorization header, so it talks to a reverse proxy on
+// loopback, local to this test, that adds the bearer token and forwards
+// everything else (Host and Origin included, for dns-rebinding-protection)
+// unchanged. The server keeps requiring the token: the test checks that a
+// request without it is refused.
 func TestClientsConformance(t *testing.T) {
 	dir, node := nodeClients(t)
-	expected := filepath.Join(dir, "conformance-expected-failures.yml")
-	listed, err := os.ReadFile(expected)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range requiredConformance {
-		if regexp.MustCompile(`(?m)^\s*-\s*` + regexp.QuoteMeta(s) + `\s*(#.*)?$`).Match(listed) {
-			t.Errorf("%s lists %s, which must pass", expected, s)
-		}
-	}
-
 	root, state := workspaceDir(t), t.TempDir()
 	srv := startHTTP(t, root, state)
 
@@ -316,28 +363,44 @@ func TestClientsConformance(t *testing.T) {
 		},
 	})
 	defer proxy.Close()
-
 	suite := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
-	results := t.TempDir()
-	out, errOut, err := runNodeErr(t, node, results, suite, "server", "--url", proxy.URL+"/mcp",
-		"--expected-failures", expected, "-o", results)
-	out += errOut
-	if err != nil {
-		t.Fatalf("conformance suite: %v (a scenario not in %s failed, or a listed one now passes)\n%s\neditord stderr:\n%s",
-			err, filepath.Base(expected), out, srv.log())
-	}
-	summary := out
-	if i := strings.Index(out, "=== SUMMARY ==="); i >= 0 {
-		summary = out[i:]
-	}
-	for _, s := range requiredConformance {
-		if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(s) + `: \d+ passed, 0 failed`).MatchString(summary) {
-			t.Errorf("conformance scenario %s did not pass", s)
-		}
-	}
-	if t.Failed() {
-		t.Logf("%s", out)
-	} else {
-		t.Logf("%s", summary)
+	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(rev, func(t *testing.T) {
+			expected := filepath.Join(dir, "conformance-expected-failures-"+rev+".yml")
+			listed, err := os.ReadFile(expected)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range requiredConformance[rev] {
+				if regexp.MustCompile(`(?m)^\s*-\s*` + regexp.QuoteMeta(s) + `\s*(#.*)?$`).Match(listed) {
+					t.Errorf("%s lists %s, which must pass", expected, s)
+				}
+			}
+			results := t.TempDir()
+			out, errOut, err := runNodeErr(t, node, results, suite, "server", "--url", proxy.URL+"/mcp",
+				"--requirements", rev, "--expected-failures", expected, "-o", results)
+			out += errOut
+			if err != nil {
+				t.Fatalf("conformance suite at %s: %v (a scenario not in %s failed, or a listed one now passes)\n%s\neditord stderr:\n%s",
+					rev, err, filepath.Base(expected), out, srv.log())
+			}
+			summary := out
+			if i := strings.Index(out, "=== SUMMARY ==="); i >= 0 {
+				summary = out[i:]
+			}
+			for _, s := range requiredConformance[rev] {
+				if !regexp.MustCompile(`(?m)^✓ ` + regexp.QuoteMeta(s) + `: \d+ passed, 0 failed`).MatchString(summary) {
+					t.Errorf("conformance scenario %s did not pass at %s", s, rev)
+				}
+			}
+			for scenario, ids := range requiredChecks[rev] {
+				checkResults(t, results, scenario, ids)
+			}
+			if t.Failed() {
+				t.Logf("%s", out)
+			} else {
+				t.Logf("%s", summary)
+			}
+		})
 	}
 }

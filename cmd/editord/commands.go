@@ -231,7 +231,7 @@ func functionsCmd(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		var out []any
 		for _, f := range editor.Catalog() {
-			out = append(out, protocol.Tool(f))
+			out = append(out, protocol.DescribedTool(f))
 		}
 		printJSON(protocol.UnescapeHTML(stdout), out)
 		return 0

@@ -55,7 +55,7 @@ func loadConfig(path string) (editor.Config, string, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk]; see README.md)", abs, strings.Join(keys, ", "))
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools]; see README.md)", abs, strings.Join(keys, ", "))
 	}
 	if err := validate(cfg); err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
@@ -74,11 +74,18 @@ func validate(c editor.Config) error {
 		{"limits.search_max_matches", int64(l.SearchMaxMatches)}, {"limits.git_timeout_ms", int64(l.GitTimeoutMS)},
 		{"limits.event_patch_bytes", int64(l.EventPatchBytes)}, {"limits.changes_kept", int64(l.ChangesKept)},
 		{"jail.max_read_bytes", c.Jail.MaxReadBytes}, {"jail.max_write_bytes", c.Jail.MaxWriteBytes},
+		{"limits.versions_bytes", l.VersionsBytes},
 	}
 	for _, ch := range checks {
 		if ch.v <= 0 {
 			return fmt.Errorf("%s must be positive, got %d", ch.name, ch.v)
 		}
+	}
+	if l.VersionsKept < 0 {
+		return fmt.Errorf("limits.versions_kept must be 0 or more, got %d", l.VersionsKept)
+	}
+	if d := c.Editor.DraftConflict; d != editor.DraftMerge && d != editor.DraftRefuse {
+		return fmt.Errorf("editor.draft_conflict must be %q or %q, got %q", editor.DraftMerge, editor.DraftRefuse, d)
 	}
 	if l.DiffContextLines < 0 {
 		return fmt.Errorf("limits.diff_context_lines must be 0 or more, got %d", l.DiffContextLines)
@@ -87,6 +94,9 @@ func validate(c editor.Config) error {
 		if !filepath.IsAbs(r) {
 			return fmt.Errorf("jail.roots entry %q must be an absolute path", r)
 		}
+	}
+	if _, err := editor.ParseToolsets(c.Tools.Toolsets); err != nil {
+		return fmt.Errorf("tools.toolsets: %s", shell.AsError(err, "").Message)
 	}
 	return nil
 }

@@ -150,7 +150,7 @@ func TestE2EToolsList(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"editor_open", "editor_save", "editor_workspace_get", "editor_tree", "editor_move", "editor_diff"} {
+	for _, want := range []string{"editor_open", "editor_save", "editor_workspace_get", "editor_tree", "editor_move", "editor_tools"} {
 		if !found[want] {
 			t.Errorf("tool %s not served", want)
 		}
@@ -191,9 +191,9 @@ func TestE2EOpenSaveConflict(t *testing.T) {
 	disk, _ := os.ReadFile(path)
 
 	mine := "one\r\n2\r\n3\r\nfour\r\n"
-	res := s.mustCall("editor_save", map[string]any{"path": "notes.txt", "content": mine, "expected_version": v3})
+	res := s.mustCall("editor_save", map[string]any{"path": "notes.txt", "content": mine, "expected_version": v3, "strict": true})
 	if res["conflict"] != true || res["saved"] != false {
-		t.Fatalf("a stale version must conflict: %v", res)
+		t.Fatalf("a stale version must conflict when strict: %v", res)
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(disk) {
 		t.Fatalf("a conflict wrote to disk: %q", after)
@@ -215,14 +215,24 @@ func TestE2EOpenSaveConflict(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(work, "notes.txt")); string(got) != mine {
 		t.Fatalf("conflict patch applied gives %q, want %q", got, mine)
 	}
+	// Not strict: the other process's change (line 1) and ours (the end)
+	// do not overlap, and the server still holds v3's content (this
+	// process handed it out), so both are kept.
+	res = s.mustCall("editor_save", map[string]any{"path": "notes.txt", "content": mine, "expected_version": v3})
+	if res["saved"] != true || res["merged"] != true || res["base_version"] != v3 {
+		t.Fatalf("a stale save that does not overlap must merge: %v", res)
+	}
+	if after, _ := os.ReadFile(path); string(after) != "ONE\r\n2\r\n3\r\nfour\r\n" {
+		t.Fatalf("merged save wrote %q", after)
+	}
 	// Every event names its writer: this session (client name and 4 hex of
-	// its session), then the CLI.
+	// its session), then the CLI, then this session's merged save.
 	var who []string
 	for _, ev := range s.mustCall("editor_changes", map[string]any{})["changes"].([]any) {
 		who = append(who, ev.(map[string]any)["by"].(string))
 	}
-	if len(who) != 3 || !regexp.MustCompile(`^editord-e2e#[0-9a-f]{4}$`).MatchString(who[0]) || who[1] != who[0] || who[2] != "cli" {
-		t.Fatalf("events' by = %q, want this session twice, then cli", who)
+	if len(who) != 4 || !regexp.MustCompile(`^editord-e2e#[0-9a-f]{4}$`).MatchString(who[0]) || who[1] != who[0] || who[2] != "cli" || who[3] != who[0] {
+		t.Fatalf("events' by = %q, want this session twice, then cli, then this session", who)
 	}
 	// A refusal is an isError result with a stable code.
 	out, isErr := s.call("editor_open", map[string]any{"path": "../outside.txt"})

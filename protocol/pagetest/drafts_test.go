@@ -49,25 +49,39 @@ func TestDraftsSurviveReloadAndRestart(t *testing.T) {
 	waitFor(t, "the draft cleared by the save", func() bool { return !a.dirty("d.txt") })
 }
 
-// A draft made over a version the disk has since left comes back with the
-// banner: nothing silently wins.
-func TestRestoredDraftOverOldVersionAsksToMerge(t *testing.T) {
-	e := newEnv(t, map[string]string{"o.txt": "v1\n"}, opts{})
+// A draft made over a version the disk has since left comes back rebased
+// onto the disk when the two do not overlap (the server still holds the
+// text it was made over), and with the banner when they do: nothing
+// silently wins.
+func TestRestoredDraftOverOldVersionRebasesOrAsksToMerge(t *testing.T) {
+	e := newEnv(t, map[string]string{"o.txt": "v1\n", "p.txt": "head\nv1\n"}, opts{})
 	a := e.agent("agent")
-	v1 := a.call("editor_open", map[string]any{"path": "o.txt"})["version"].(string)
+	vo := a.call("editor_open", map[string]any{"path": "o.txt"})["version"].(string)
+	vp := a.call("editor_open", map[string]any{"path": "p.txt"})["version"].(string)
 	e.click("tab", "o.txt")
 	e.waitEditor("v1", "o.txt")
 	e.focusEditor()
+	e.key(kb.End, input.ModifierShift)
+	e.typeText("mine")
+	e.click("tab", "p.txt")
+	e.waitEditor("head", "p.txt")
+	e.focusEditor()
 	e.key(kb.End)
 	e.typeText(" mine")
-	waitFor(t, "the draft", func() bool { return a.dirty("o.txt") })
+	waitFor(t, "the drafts", func() bool { return a.dirty("o.txt") && a.dirty("p.txt") })
 	// The page goes away (closed browser); the agent saves meanwhile.
 	e.navigate("about:blank")
-	a.call("editor_save", map[string]any{"path": "o.txt", "content": "v2\n", "expected_version": v1})
+	a.call("editor_save", map[string]any{"path": "o.txt", "content": "v2\n", "expected_version": vo})
+	a.call("editor_save", map[string]any{"path": "p.txt", "content": "head\nv2\n", "expected_version": vp})
 	e.navigate(e.base + "/")
 	e.waitJS(`document.body.dataset.ready === "true"`, "the page to load again")
+	e.click("tab", "p.txt")
+	e.waitEditor("head mine\nv2", "the restored draft of p.txt rebased onto the agent's save")
+	if _, ok := e.find("alert", ""); ok {
+		t.Fatalf("a banner for a draft that merged: %q", e.text("alert", ""))
+	}
 	e.click("tab", "o.txt")
-	e.waitEditor("v1 mine", "the restored draft")
+	e.waitEditor("mine", "the restored draft of o.txt")
 	if got := e.text("alert", ""); !strings.Contains(got, "restored") || !strings.Contains(got, "changed on disk") {
 		t.Fatalf("banner for a stale draft: %q", got)
 	}

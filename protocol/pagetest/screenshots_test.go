@@ -63,19 +63,20 @@ func TestScreenshots(t *testing.T) {
 		e.key(kb.ArrowDown)
 	}
 	e.key(kb.End)
-	e.key(kb.Backspace)
-	e.typeText(" // a person's edit")
+	e.key(kb.Home, input.ModifierShift)
+	e.typeText("return \"Hi, \" + strings.TrimSpace(name) // a person's edit")
 	waitFor(t, "the draft", func() bool { return a.dirty("src/util/greeting.go") })
+	// The agent changes the line the person rewrote (and adds lines above
+	// it): their changes overlap, so the three-way merge view opens.
 	a.call("editor_save", map[string]any{"path": "src/util/greeting.go", "expected_version": v,
-		"content": "package util\n\nimport \"strings\"\n\n// Greeting says hello to name, or to the world when name is blank.\nfunc Greeting(name string) string {\n\tif strings.TrimSpace(name) == \"\" {\n\t\tname = \"world\"\n\t}\n\treturn \"Hello, \" + strings.TrimSpace(name) + \"!\"\n}\n"})
-	e.node("alert", "")
-	shot(e, "page-conflict.png")
-
-	e.click("button", "Compare")
+		"content": "package util\n\nimport \"strings\"\n\n// Greeting says hello to name, or to the world when name is blank.\nfunc Greeting(name string) string {\n\tif strings.TrimSpace(name) == \"\" {\n\t\tname = \"world\"\n\t}\n\treturn \"Hello, \" + strings.TrimSpace(name) + \"!!\"\n}\n"})
 	e.node("dialog", "Merge greeting.go")
+	e.node("textbox", "Result")
 	shot(e, "page-merge.png")
 	e.key(kb.Escape)
 	e.gone("dialog", "Merge greeting.go")
+	e.node("alert", "")
+	shot(e, "page-conflict.png")
 
 	e.key("f", input.ModifierCtrl, input.ModifierShift)
 	e.node("searchbox", "Search")

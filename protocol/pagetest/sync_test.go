@@ -49,43 +49,6 @@ func TestCleanTabFollowsChangesElsewhere(t *testing.T) {
 	}
 }
 
-// A tab with unsaved edits is never overwritten by an agent's save: a
-// banner names the agent, the merge view shows both, and the merged text
-// is saved over the disk's version.
-func TestDirtyTabConflictMergesAndSaves(t *testing.T) {
-	e := newEnv(t, map[string]string{"m.txt": "head\nmiddle\ntail\n"}, opts{})
-	a := e.agent("agent")
-	v := a.call("editor_open", map[string]any{"path": "m.txt"})["version"].(string)
-	e.click("tab", "m.txt")
-	e.waitEditor("middle", "m.txt's text")
-	e.focusEditor()
-	e.typeText("mine ")
-	waitFor(t, "the person's draft in the record", func() bool { return a.dirty("m.txt") })
-
-	a.call("editor_save", map[string]any{"path": "m.txt", "content": "head\nmiddle\ntail\nagent line\n", "expected_version": v})
-	alert := e.text("alert", "")
-	if !strings.Contains(alert, "changed on disk by agent#") || !strings.Contains(alert, "nothing was overwritten") {
-		t.Fatalf("banner: %q", alert)
-	}
-	if got := e.editorText(); got != "mine head\nmiddle\ntail\n" {
-		t.Fatalf("the person's text after the agent's save: %q", got)
-	}
-	if !a.dirty("m.txt") {
-		t.Fatal("the agent's save cleared the person's draft")
-	}
-
-	e.click("button", "Compare")
-	e.node("dialog", "Merge m.txt")
-	// Take the agent's added line (the second chunk; the first is the
-	// person's own edit) into the result with the merge view's arrow.
-	e.clickNth("button", "Take this chunk from disk", 1)
-	e.click("button", "Save merged")
-	e.gone("dialog", "Merge m.txt")
-	e.waitFile("m.txt", "mine head\nmiddle\ntail\nagent line\n")
-	waitFor(t, "the draft cleared after the merged save", func() bool { return !a.dirty("m.txt") })
-	e.gone("alert", "")
-}
-
 // A save that comes back as a conflict opens the merge view; force is only
 // behind its own labelled button.
 func TestSaveConflictOpensMerge(t *testing.T) {
@@ -144,9 +107,15 @@ func TestTakeTheirsAndKeepMine(t *testing.T) {
 		e.click("tab", p)
 		e.waitEditor("base", p)
 		e.focusEditor()
-		e.typeText("mine ")
+		e.key(kb.End, input.ModifierShift)
+		e.typeText("mine") // over "base", which the agent rewrites too
 		waitFor(t, "the draft of "+p, func() bool { return a.dirty(p) })
 		a.call("editor_save", map[string]any{"path": p, "content": "theirs\n", "expected_version": v})
+		// Their change overlaps the person's edit: the merge view opens;
+		// closing it leaves the banner's choices.
+		e.node("dialog", "Merge "+p)
+		e.key(kb.Escape)
+		e.gone("dialog", "Merge "+p)
 		e.node("button", "Take theirs")
 	}
 	e.click("tab", "t.txt")
@@ -157,12 +126,12 @@ func TestTakeTheirsAndKeepMine(t *testing.T) {
 	e.click("tab", "k.txt")
 	e.click("button", "Keep mine")
 	e.gone("alert", "")
-	if got := e.editorText(); got != "mine base\n" {
+	if got := e.editorText(); got != "mine\n" {
 		t.Fatalf("k.txt after Keep mine: %q", got)
 	}
 	e.focusEditor()
 	e.key("s", input.ModifierCtrl)
-	e.waitFile("k.txt", "mine base\n")
+	e.waitFile("k.txt", "mine\n")
 	if got := e.read("t.txt"); got != "theirs\n" {
 		t.Fatalf("t.txt on disk: %q", got)
 	}

@@ -2,7 +2,7 @@
 // the same sources and package-lock.json give the same bytes, so CI can
 // rebuild and compare (`make web`, .ci/run).
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 
 const out = "dist";
@@ -55,6 +55,21 @@ const result = await esbuild.build({
   plugins: [noAjv, adoptedStyles],
   logLevel: "warning",
 });
+// MCP Apps (ui:// resources, protocol/apps.go): each View is one HTML
+// document with its script and style inline, which a host renders in its
+// own sandboxed iframe (not this server's page, whose CSP forbids inline
+// script). dist/apps/NAME.html is what resources/read returns.
+mkdirSync(`${out}/apps`, { recursive: true });
+for (const name of ["merge"]) {
+  const js = await esbuild.build({ entryPoints: [`src/apps/${name}.ts`], bundle: true, format: "iife", minify: true, target: "es2022", charset: "utf8", write: false, legalComments: "none", logLevel: "warning" });
+  const css = await esbuild.build({ entryPoints: [`src/apps/${name}.css`], bundle: true, minify: true, write: false, logLevel: "warning" });
+  const script = js.outputFiles[0].text.replaceAll("</script", "<\\/script");
+  writeFileSync(
+    `${out}/apps/${name}.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"><title>editord ${name}</title><style>${css.outputFiles[0].text}</style></head><body><script>${script}</script></body></html>\n`,
+  );
+}
+
 esbuild.build({ entryPoints: { app: "src/style.css" }, bundle: true, minify: true, outdir: out, logLevel: "warning" }).then(() => {
   copyFileSync("src/index.html", `${out}/index.html`);
   const sizes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f} ${o.bytes}`);

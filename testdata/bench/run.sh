@@ -11,7 +11,7 @@
 # later runs. Delete the folder to rebuild it. Other knobs:
 #   BENCH_BIN=PATH        the binary under test (default bin/editord)
 #   BENCH_RUNS=N          runs per slow measurement (default 5, minimum 5)
-#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history
+#   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history,agent
 #   BENCH_SCALE=a,b       only these rows of scale: first,exact,capped,mib,kept,buffers,http
 #   BENCH_FIRST=fresh|kept  first calls on a fresh state dir, or on a restart (default both)
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
@@ -47,7 +47,7 @@ command -v git >/dev/null 2>&1 || { log "git is required to assemble the corpus"
 
 [[ -x $bin ]] || { log "$bin missing: run 'make build' (or 'make bench')"; exit 1; }
 
-# The filesystem MCP server (npm), the peer of the 1 MiB stdio rows (scale).
+# The filesystem MCP server (npm), the peer of the 1 MiB stdio rows (scale) and of the agent tasks.
 fsmcp="$bench/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 if [[ ! -f $fsmcp ]] && command -v npm >/dev/null 2>&1; then
 	log "installing @modelcontextprotocol/server-filesystem with npm into $bench/npm"

@@ -164,15 +164,22 @@ async function run(client, file, abs, c1, custom, updates) {
   check(caps && caps.tools, "server capabilities lack tools", caps);
   check(caps.resources && caps.resources.subscribe === true, "server capabilities lack resources.subscribe", caps);
 
-  // tools/list: the catalog, portable names, schemas on every tool.
-  const { tools } = await client.listTools();
+  // tools/list: the core toolset by default; editor_tools adds the rest
+  // (notifications/tools/list_changed), and then the list is the catalog.
   const catalog = JSON.parse(execFileSync(opt.editord, ["functions", "--json"], { encoding: "utf8", timeout: 30_000 }));
   const want = catalog.map((t) => t.name).sort();
-  const got = tools.map((t) => t.name).sort();
-  check(isDeepStrictEqual(got, want), "tools/list names differ from `editord functions --json`", { got, want });
-  for (const name of ["editor_open", "editor_save", "editor_changes", "editor_workspace_get"]) {
-    check(got.includes(name), `tool ${name} not listed`, got);
+  const core = (await client.listTools()).tools.map((t) => t.name).sort();
+  for (const name of ["editor_open", "editor_save", "editor_edit", "editor_changes", "editor_workspace_get", "editor_git_commit", "editor_tools"]) {
+    check(core.includes(name), `tool ${name} not listed by default`, core);
   }
+  check(core.length < want.length && core.every((n) => want.includes(n)), "the default tool list should be part of the catalog", { core, want });
+  check(client.getServerCapabilities().tools.listChanged === true, "tools.listChanged not declared", client.getServerCapabilities());
+  const enabled = await call(client, "editor_tools", { enable: ["all"] });
+  check(enabled.structuredContent.toolsets.every((ts) => ts.listed), "editor_tools enable all left a toolset unlisted", enabled.structuredContent);
+  await waitFor("notifications/tools/list_changed after editor_tools", (n) => n.method === "notifications/tools/list_changed");
+  const { tools } = await client.listTools();
+  const got = tools.map((t) => t.name).sort();
+  check(isDeepStrictEqual(got, want), "tools/list names after editor_tools enable all differ from `editord functions --json`", { got, want });
   for (const t of tools) {
     check(/^[a-zA-Z][a-zA-Z0-9_-]{0,47}$/.test(t.name), `tool name ${t.name} is not portable`);
     check(typeof t.description === "string" && t.description.length > 0, `${t.name}: no description`, t);
@@ -185,7 +192,7 @@ async function run(client, file, abs, c1, custom, updates) {
     }
     check(t.annotations && typeof t.annotations.readOnlyHint === "boolean", `${t.name}: no readOnlyHint annotation`, t.annotations);
   }
-  step(`tools/list: ${tools.length} tools, each with inputSchema and outputSchema`);
+  step(`tools/list: ${core.length} core tools by default, ${tools.length} after editor_tools, each with inputSchema and outputSchema`);
 
   // resources/list and resources/read.
   const { resources } = await client.listResources();

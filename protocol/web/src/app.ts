@@ -36,6 +36,11 @@ export interface SaveResult {
   version: string;
   mtime: number;
   disk_version?: string;
+  /** The file had changed since expected_version; what was written is
+   * this content merged with that change (merged_patch: content -> it). */
+  merged?: boolean;
+  merged_patch?: string;
+  base_version?: string;
 }
 
 export interface DraftResult {
@@ -44,4 +49,6 @@ export interface DraftResult {
   draft_base?: string;
   by?: string;
   content?: string;
+  /** The content of draft_base, while the server holds it. */
+  base_content?: string;
 }

@@ -14,6 +14,8 @@ import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
 import { sizeOf } from "./unreadable";
 import { readRest } from "./bigfile";
+import { resetBase, saveBegins, saveEnds, setPending } from "./coedit";
+import { afterPatch, follow, readDisk, rebaseOnto, type Known } from "./rebase";
 
 /** Opens a file as a shared tab (editor_open records the buffer) and shows it. */
 export async function openFile(app: App, path: string): Promise<void> {
@@ -93,6 +95,10 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
       : `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: shown whole but read-only, and not shared as a tab (editord keeps buffers and drafts up to max_file_bytes).`;
   let doc = tab.disk.text;
   let separator = split.separator;
+  // A draft made over an older version whose text the server still holds:
+  // it is rebased onto the disk once the editor state is built.
+  let restoredOver: Known | null = null;
+  let restoredBy = "";
   if (!r.truncated && (tab.record?.dirty || tab.closedElsewhere)) {
     const d = await app.link.call<DraftResult>("editor_buffers_draft", { path: tab.path, read: true }).catch(() => null);
     if (d?.content !== undefined && d.content !== null) {
@@ -118,6 +124,11 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
         void clearDraft(app, tab, true);
       } else if (tab.over !== r.version) {
         tab.remote = { kind: "restored", by: d.by ?? "an earlier session", cause: "draft" };
+        const base = d.base_content !== undefined ? fromDisk(d.base_content, tab.eol) : null;
+        if (base && base.bom === tab.bom) {
+          restoredOver = { text: linesOf(base.text, separator), version: tab.over };
+          restoredBy = "the file on disk";
+        }
       }
     } else if (gone) {
       throw new ToolError("not_found", `${tab.path} is gone, and so is its draft.`, tab.path);
@@ -130,7 +141,14 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     cut: whole?.cut ?? undefined,
     language: lang,
     hooks: { save: () => void save(app, tab) },
+    clean: doc === tab.disk.text,
   });
+  if (restoredOver) {
+    // The draft's edits are over restoredOver; the disk has moved on since.
+    const now = tab.disk;
+    tab.disk = restoredOver;
+    if (rebaseOnto(app, tab, now, restoredBy) === "overlap") tab.remote = { kind: "restored", by: tab.remote?.by ?? "an earlier session", cause: "draft" };
+  }
   m.changed("tabs", "editor", "banner", "cursor");
   m.done(`open:${tab.path}`);
   void refreshHunks(app, tab);
@@ -155,10 +173,14 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   else if (tab.over) args.expected_version = tab.over;
   tab.saving = true;
   m.changed("tabs");
+  // What the person types while the save is in flight is kept apart, to
+  // be over the saved text once it is the disk's (coedit.ts).
+  app.editor.apply(tab, { effects: saveBegins.of(null) });
   let r: SaveResult;
   try {
     r = await app.link.call<SaveResult>("editor_save", args);
   } catch (e) {
+    app.editor.apply(tab, { effects: saveEnds.of(false) });
     if (e instanceof ToolError && e.code === "not_found") {
       // Deleted since: the next save creates it again, unguarded (nothing
       // is there to overwrite; if something appears first, that save is a
@@ -180,15 +202,29 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
     })));
   }
   if (r.conflict) {
-    await refreshDisk(app, tab);
+    app.editor.apply(tab, { effects: saveEnds.of(false) });
+    const now = await readDisk(app, tab).catch(() => null);
+    if (now) tab.theirs = { ...now, by: tab.theirs?.by ?? tab.remote?.by ?? "another writer" };
     m.say(`${tab.name} changed on disk since your edits: merge, then save.`, `save:${tab.path}`);
     app.dialogs.merge(tab);
     return "conflict";
   }
-  tab.disk = { text: doc, version: r.version };
-  tab.over = r.version;
   tab.remote = null;
+  tab.theirs = null;
   tab.closedElsewhere = false;
+  if (r.merged) {
+    // The server merged the text with a change made meanwhile: the tab
+    // takes that change as it would an agent's (rebase.ts).
+    tab.disk = { text: doc, version: "" };
+    tab.over = "";
+    app.editor.apply(tab, { effects: saveEnds.of(true) });
+    const landed = afterPatch(tab, tab.disk, r.merged_patch, r.version) ?? (await readDisk(app, tab).catch(() => null));
+    if (landed) rebaseOnto(app, tab, landed, "a change made meanwhile");
+  } else {
+    tab.disk = { text: doc, version: r.version };
+    tab.over = r.version;
+    app.editor.apply(tab, { effects: saveEnds.of(true) });
+  }
   m.say(`Saved ${tab.path}`, `saved:${tab.path}`);
   if (tab.otherRoot) {
     // Written where the edits were made. A save records its file as a
@@ -205,18 +241,6 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   void refreshHunks(app, tab);
   if (!tab.dirty) await clearDraft(app, tab);
   return "saved";
-}
-
-/** Re-reads the disk's text into tab.disk (not into the editor). */
-export async function refreshDisk(app: App, tab: Tab): Promise<boolean> {
-  // tab: false reads without recording a buffer: a tab closed elsewhere
-  // must not come back by being looked at.
-  const r = await app.link.call<OpenResult>("editor_open", { path: tab.path, tab: false });
-  if (r.truncated) return false;
-  const split = fromDisk(r.content, r.eol);
-  if (tab.disk && tab.disk.version === r.version) return false;
-  tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
-  return true;
 }
 
 /** A minimal change from a to b: common prefix and suffix kept, so the
@@ -245,6 +269,8 @@ export function replaceDoc(app: App, tab: Tab, text: Text, addToHistory = false)
   if (!change) return;
   app.editor.apply(tab, {
     changes: change,
+    // The person's changes are over the disk's text: none when this is it.
+    effects: tab.disk && text.eq(tab.disk.text) ? resetBase.of(null) : setPending.of(null),
     annotations: addToHistory ? [] : [noHistory.of(false)],
   });
 }
@@ -283,23 +309,7 @@ export async function changed(app: App, ev: ChangeEvent): Promise<boolean> {
   }
   // The echo of a save of ours, or a version the tab already holds.
   if (ev.version && ev.version === tab.disk?.version) return false;
-  const wasDirty = tab.dirty;
-  const before = tab.disk?.text;
-  if (!(await refreshDisk(app, tab))) return false;
-  if (!wasDirty && tab.state && before && tab.state.doc.eq(before)) {
-    replaceDoc(app, tab, tab.disk!.text);
-    tab.over = tab.disk!.version;
-    tab.remote = null;
-  } else if (tab.state && tab.disk && tab.state.doc.eq(tab.disk.text)) {
-    // They wrote what the person has: nothing left to merge.
-    tab.over = tab.disk.version;
-    tab.remote = null;
-    await clearDraft(app, tab);
-  } else {
-    tab.remote = { kind: ev.kind === "created" ? "created" : "modified", by: ev.by ?? ev.cause, cause: ev.cause };
-  }
-  m.changed("tabs", "banner", "editor");
-  return true;
+  return follow(app, tab, ev);
 }
 
 function renameTab(app: App, from: string, to: string): void {
@@ -321,8 +331,10 @@ function renameTab(app: App, from: string, to: string): void {
 
 /** Take theirs: the disk's text replaces the person's edits. */
 export async function takeTheirs(app: App, tab: Tab): Promise<void> {
-  await refreshDisk(app, tab).catch(() => false);
-  if (!tab.disk) return;
+  const theirs = tab.theirs ?? (await readDisk(app, tab).catch(() => null));
+  if (!theirs) return;
+  tab.disk = { text: theirs.text, version: theirs.version };
+  tab.theirs = null;
   replaceDoc(app, tab, tab.disk.text, true);
   tab.over = tab.disk.version;
   tab.remote = null;
@@ -334,18 +346,25 @@ export async function takeTheirs(app: App, tab: Tab): Promise<void> {
 /** Keep mine: the person's text stays and will replace the disk's on the
  * next save (a deliberate, labelled choice). */
 export function keepMine(app: App, tab: Tab): void {
+  if (tab.theirs) tab.disk = { text: tab.theirs.text, version: tab.theirs.version };
   if (tab.disk) tab.over = tab.disk.version;
+  tab.theirs = null;
   tab.remote = null;
+  // The person's text is now over theirs; what differs is found when needed.
+  app.editor.apply(tab, { effects: setPending.of(null) });
   app.model.changed("tabs", "banner");
   void refreshHunks(app, tab);
 }
 
 /** The merge view's result: the merged text becomes the tab's and is
  * saved over the disk version the merge was made against. */
-export async function saveMerged(app: App, tab: Tab, merged: Text, against: string, force: boolean): Promise<SaveOutcome> {
+export async function saveMerged(app: App, tab: Tab, merged: Text, against: Known, force: boolean): Promise<SaveOutcome> {
   if (!tab.state) return "failed";
+  tab.disk = { text: against.text, version: against.version };
+  tab.over = against.version;
+  tab.theirs = null;
+  tab.remote = null;
   replaceDoc(app, tab, merged, true);
-  tab.over = against;
   return save(app, tab, { force });
 }
 

@@ -18,6 +18,7 @@ import { normalizePaste } from "./text";
 import { cutMarker } from "./cut";
 import { diffSlot } from "./inlinediff";
 import { wrapExtension } from "./wrap";
+import { coeditFor } from "./coedit";
 
 export const languageSlot = new Compartment();
 
@@ -48,7 +49,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; cut?: string }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean; cut?: string }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -67,6 +68,7 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       languageSlot.of(opts.language ?? []),
       diffSlot.of([]),
       wrapExtension(),
+      coeditFor(opts.clean ?? true),
       // Read-only, yet focusable: the keys that move and select still work
       // (Ctrl+End, Ctrl+F), and the status bar follows the cursor.
       opts.readOnly ? EditorState.readOnly.of(true) : [],

@@ -64,7 +64,8 @@ export class Link {
       const client = new Client(clientInfo, { capabilities: {} });
       client.fallbackNotificationHandler = async (n) => this.notification(n.method, n.params as Record<string, unknown>);
       const transport = new StreamableHTTPClientTransport(new URL("/mcp", location.origin), {
-        requestInit: { headers: { Authorization: `Bearer ${this.token}` } },
+        // The page lists every toolset (an agent's list holds the core set).
+        requestInit: { headers: { Authorization: `Bearer ${this.token}`, "X-MCP-Toolsets": "all" } },
         reconnectionOptions: { initialReconnectionDelay: 300, maxReconnectionDelay: 3000, reconnectionDelayGrowFactor: 1.5, maxRetries: 3 },
       });
       transport.onerror = (err) => this.lost(client, err);

@@ -50,7 +50,8 @@ export class Tab {
   record: BufferRec | null = null;
   language = "plaintext";
   loading: Promise<void> | null = null;
-  /** What the disk held when this tab last looked (BOM off). */
+  /** What the disk held when this tab last looked (BOM off): the text the
+   * person's edits are made over. */
   disk: { text: Text; version: string } | null = null;
   /** The version the person's edits are made over: save sends it as
    * expected_version. Behind disk.version after a change elsewhere. */
@@ -75,6 +76,10 @@ export class Tab {
    * tab's path is absolute then, so that a save writes where the edits
    * were made. */
   otherRoot: string | null = null;
+  /** The file as another writer left it, when their change overlaps the
+   * person's unsaved edits and waits for a merge (rebase.ts); the edits
+   * are still over disk. */
+  theirs: { text: Text; version: string; by: string } | null = null;
   /** This page keeps a draft of the tab in the record. */
   heldDraft = false;
   /** A save is in flight; change events for the file wait for its answer. */

@@ -4,7 +4,8 @@
 // reconnect; the tabs and the tree follow it.
 
 import type { App } from "./app";
-import { dropTab, load, refreshDisk, relanguage, replaceDoc } from "./docs";
+import { dropTab, load, relanguage } from "./docs";
+import { followDisk } from "./rebase";
 import { Tab, type BufferRec, type Entry } from "./model";
 import { refreshGitSoon } from "./git";
 import { restoreCursor, restoredActive, type FocusRec } from "./restore";
@@ -113,16 +114,9 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
   for (const p of was) if (!m.expanded.has(p)) m.children.delete(p);
   m.changed("tabs", "tree", "editor", "banner");
   await Promise.all(lists);
-  for (const tab of reloads) {
-    const before = tab.disk!.text;
-    if (await refreshDisk(app, tab).catch(() => false)) {
-      if (tab.state?.doc.eq(before)) {
-        replaceDoc(app, tab, tab.disk!.text);
-        tab.over = tab.disk!.version;
-      }
-      m.changed("tabs", "banner");
-    }
-  }
+  // Followed like a change event, in turn with them (rebase.ts): the
+  // person may type meanwhile.
+  await Promise.all(reloads.map((tab) => followDisk(app, tab).catch(() => false)));
 }
 
 /** Lists one folder's children ("" is the root). */

@@ -93,6 +93,7 @@ func main() {
 		{"changes", benchChanges},
 		{"scale", benchScale},
 		{"history", benchHistory},
+		{"agent", benchAgent},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {

@@ -547,10 +547,11 @@ func benchStdioMiB(r *report) {
 // finding the end of each answer, so that rows about large messages time
 // the server, not a client's JSON decoding.
 type rawClient struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	id  int
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	id   int
+	init []byte // the initialize answer (agent.go reads its instructions)
 }
 
 func startRaw(name string, args ...string) *rawClient {
@@ -563,7 +564,7 @@ func startRaw(name string, args ...string) *rawClient {
 	check(err)
 	check(cmd.Start())
 	c := &rawClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 4<<20)}
-	c.call("initialize", map[string]any{"protocolVersion": mcp.LATEST_PROTOCOL_VERSION, "capabilities": map[string]any{},
+	c.init, _ = c.call("initialize", map[string]any{"protocolVersion": mcp.LATEST_PROTOCOL_VERSION, "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "editord-bench", "version": "1"}})
 	line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	c.in.Write(append(line, '\n'))

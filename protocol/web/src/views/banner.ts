@@ -54,11 +54,11 @@ export function bannerView(parent: HTMLElement, app: App): void {
     } else if (r) {
       const what = r.kind === "restored"
         ? `Your unsaved edits of ${tab.name} were restored, but the file changed on disk since they were made.`
-        : `${tab.name} was changed on disk by ${r.by}. Your unsaved edits are kept; nothing was overwritten.`;
+        : `${tab.name} was changed on disk by ${r.by}, where you are editing. Your unsaved edits are kept; nothing was overwritten.`;
       box.append(
         h("div", { role: "alert", class: "banner warn" },
           h("span", {}, what),
-          btn("Compare", () => app.dialogs.merge(tab), "Show the disk's version beside yours and merge"),
+          btn("Compare", () => app.dialogs.merge(tab), "Merge three ways: the text both started from, theirs and yours"),
           btn("Take theirs", () => takeTheirs(app, tab), "Replace your edits with the file on disk"),
           btn("Keep mine", () => keepMine(app, tab), "Keep your text; your next save replaces their change"),
         ),

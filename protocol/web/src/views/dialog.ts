@@ -6,6 +6,7 @@ import type { App } from "../app";
 import { h, refind } from "../dom";
 import type { Tab } from "../model";
 import { mergeDialog } from "./merge";
+import { merge3Dialog } from "./merge3";
 
 let seq = 0;
 
@@ -22,7 +23,7 @@ export class Dialogs {
   constructor(private host: HTMLElement) {}
 
   /** Shows a dialog; returns its close function. */
-  open(title: string, body: (Node | string)[], buttons: HTMLElement[], opts: { wide?: boolean; palette?: boolean; onCancel?: () => void } = {}): () => void {
+  open(title: string, body: (Node | string)[], buttons: HTMLElement[], opts: { wide?: boolean; palette?: boolean; onCancel?: () => void; onClose?: () => void } = {}): () => void {
     this.current?.close();
     const id = `dialog-title-${++seq}`;
     const back = document.activeElement as HTMLElement | null;
@@ -39,6 +40,7 @@ export class Dialogs {
       document.removeEventListener("keydown", onKey);
       for (const el of behind) el.inert = false;
       if (this.current?.close === close) this.current = null;
+      opts.onClose?.();
       refind(back)?.focus?.();
     };
     // On the document, not the dialog: Escape closes it wherever the
@@ -109,7 +111,15 @@ export class Dialogs {
     });
   }
 
+  /** Whether a dialog is open. */
+  busy(): boolean {
+    return this.current !== null;
+  }
+
+  /** The merge view: three ways when the text the person's edits were
+   * made over is known, else the disk's text beside theirs. */
   merge(tab: Tab): void {
-    mergeDialog(this.app, this, tab);
+    if (tab.theirs && tab.disk && tab.state && tab.disk.version === tab.over) void merge3Dialog(this.app, this, tab);
+    else void mergeDialog(this.app, this, tab);
   }
 }

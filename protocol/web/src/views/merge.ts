@@ -19,9 +19,10 @@ import type { Tab } from "../model";
 import type { Dialogs } from "./dialog";
 
 export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise<void> {
-  if (!tab.state || !tab.disk) return;
+  const disk = tab.theirs ?? tab.disk;
+  if (!tab.state || !disk) return;
   const sep = tab.state.lineBreak;
-  const against = tab.disk.version;
+  const against = disk.version;
   const lang = await language(tab.language);
   const common = (editable: boolean): Extension[] => [
     EditorState.lineSeparator.of(sep),
@@ -40,7 +41,7 @@ export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise
   const by = tab.remote?.by ? ` (changed by ${tab.remote.by})` : "";
   const view = new MergeView({
     a: {
-      doc: tab.disk.text,
+      doc: disk.text,
       extensions: [
         ...common(false),
         EditorView.contentAttributes.of({ "aria-label": "On disk (theirs)" }),
@@ -57,7 +58,7 @@ export async function mergeDialog(app: App, dialogs: Dialogs, tab: Tab): Promise
   const run = async (force: boolean) => {
     if (busy) return;
     busy = true;
-    const out = await saveMerged(app, tab, view.b.state.doc, against, force);
+    const out = await saveMerged(app, tab, view.b.state.doc, { text: disk.text, version: against }, force);
     busy = false;
     if (out === "saved") {
       close();
