@@ -50,7 +50,9 @@ screenshots:
 
 # The page's figures in headless chromium (README, "The person's editor"): an
 # agent's save to the text in the page, an agent's edit into a tab with
-# unsaved edits, load with 20 tabs, a 5 MB file, the bundle's size.
+# unsaved edits, load with 20 tabs, a 5 MB file (first lines, and scrolled
+# end to end), the command palette's keystroke, the bundle's size; each
+# prints its goal.
 bench-page:
 	$(GO) test -count=1 -run '^$$' -bench 'Page' -benchtime 1x -timeout 20m ./protocol/pagetest
 

@@ -24,12 +24,17 @@ import (
 
 type ReplaceRequest struct {
 	Pattern    string            `json:"pattern" desc:"As in editor::search."`
-	Literal    bool              `json:"literal,omitempty" default:"false" desc:"As in editor::search."`
-	IgnoreCase bool              `json:"ignore_case,omitempty" default:"false" desc:"As in editor::search."`
-	WholeWord  bool              `json:"whole_word,omitempty" default:"false" desc:"As in editor::search."`
+	Literal    bool              `json:"literal,omitempty" desc:"As in editor::search."`
+	IgnoreCase bool              `json:"ignore_case,omitempty" desc:"As in editor::search."`
+	WholeWord  bool              `json:"whole_word,omitempty" desc:"As in editor::search."`
 	With       string            `json:"with" desc:"Replacement; $1, ${name} insert groups unless literal."`
 	Paths      []string          `json:"paths,omitempty" desc:"Files to preview (a dry run); default: every match."`
 	Write      map[string]string `json:"write,omitempty" desc:"Files to write: path to version from the dry run."`
+
+	// Keep each match's case (search.PreserveCase): FOO → BAR, Foo → Bar.
+	// The booleans here leave their false default unsaid: the default tool
+	// list has no bytes to spare (protocol's toolListBudget).
+	PreserveCase bool `json:"preserve_case,omitempty" desc:"Keep case."`
 }
 
 type ReplaceResponse struct {
@@ -73,7 +78,7 @@ func (e replaceTooLarge) Unwrap() error { return e.err }
 func init() {
 	define("editor::replace",
 		"Replace editor::search's matches in files (a rename): a dry run (all matching files, or paths) gives each one's version and patch; "+
-			"then write {path: version}: one changed since is a conflict, not written. Atomic per file, not per call.",
+			"then write {path: version}: one changed since conflicts, unwritten. Atomic per file, not per call.",
 		destructive, (*Service).Replace)
 }
 
@@ -181,7 +186,7 @@ func (s *Service) replaced(l loc, cur disk, m *search.Matcher, req *ReplaceReque
 	if max := s.cfg.Limits.MaxFileBytes; int64(len(cur.data)) > max {
 		return nil, 0, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_file_bytes", display(l.stored))
 	}
-	next, n, err := m.Replace(cur.data, []byte(req.With), !req.Literal, s.cfg.Jail.MaxWriteBytes)
+	next, n, err := m.ReplaceCase(cur.data, []byte(req.With), !req.Literal, req.PreserveCase, s.cfg.Jail.MaxWriteBytes)
 	var tl *search.TooLargeError
 	if errors.As(err, &tl) {
 		return nil, 0, replaceTooLarge{err: shell.Errorf(shell.CodeTooLarge, l.stored,

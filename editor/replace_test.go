@@ -151,3 +151,19 @@ func TestReplaceWriteWithAPathOutsideWritesNothing(t *testing.T) {
 	}
 	e.checkCanary()
 }
+
+// preserve_case: each match keeps its own case, in the preview and in
+// what is written.
+func TestReplacePreserveCase(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "user User USER userName\n")
+	c := NewCaller("page#0001")
+	dry := replaceCall(t, e.s, c, `{"pattern":"user","literal":true,"ignore_case":true,"with":"account","preserve_case":true,"paths":["a.txt"]}`)
+	if len(dry.Files) != 1 || dry.Files[0].Replaced != 4 || !strings.Contains(dry.Files[0].Patch, "+account Account ACCOUNT accountName") {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	done := replaceCall(t, e.s, c, `{"pattern":"user","literal":true,"ignore_case":true,"with":"account","preserve_case":true,"write":{"a.txt":"`+dry.Files[0].Version+`"}}`)
+	if done.Written != 1 || e.read("a.txt") != "account Account ACCOUNT accountName\n" {
+		t.Fatalf("write: %+v, file %q", done, e.read("a.txt"))
+	}
+}

@@ -32,7 +32,7 @@ type Toolset struct {
 // Toolsets are the groups, in the order editor::tools lists them.
 var Toolsets = []Toolset{
 	{"core", "Read, find, search and change files (replace across files too); what changed (editor::changes); git status, review (editor::git::hunks without path) and commit."},
-	{"git", "The rest of git: log, blame, a file at a revision, branches, merge, restore, stash, fetch/pull/push, undo a commit."},
+	{"git", "The rest of git: log, blame, a file at a revision, branches, merge, stage, restore, stash, fetch/pull/push, undo a commit."},
 	{"workspace", "The shared tabs and root: repoint the root, list or close tabs, an editor's drafts and focus (the person's page uses these)."},
 	{"text", "Diff two texts you pass."},
 	{"turns", "Turns: mark one, its history, revert it (a file or hunks of it)."},
@@ -68,6 +68,7 @@ var toolsetOf = map[string]string{
 	"editor::git::merge":       "git",
 	"editor::git::restore":     "git",
 	"editor::git::show":        "git",
+	"editor::git::stage":       "git",
 	"editor::git::stash":       "git",
 	"editor::git::sync":        "git",
 	"editor::git::undo-commit": "git",

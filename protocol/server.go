@@ -13,7 +13,7 @@ import (
 )
 
 const instructions = `editord serves a shared code workspace: a root folder, the files open in it (the user's tabs) and the folders expanded in its tree.
-Start with editor_workspace_get; editor_tools lists more (git history, branches, sync). Read with editor_open (offset/limit for part of a file); change files with editor_edit, not by resending them.
+Start with editor_workspace_get; editor_tools lists more (git log, branches, sync). Read with editor_open (offset/limit for part of a file); change files with editor_edit, not by resending them.
 Two rules prevent data loss: write only what you read (editor_save with the version editor_open returned as expected_version; editor_edit's old_text is its own guard), and move files with editor_move, not a shell mv.`
 
 // Server is the MCP face of one editor service.

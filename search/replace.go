@@ -28,7 +28,13 @@ func (e *TooLargeError) Error() string {
 // single-byte matches replaced by 4 KB grows to 200 MB, and building it
 // (then diffing it) took 577 MiB before anything checked its size.
 func (m *Matcher) Replace(data, with []byte, expand bool, limit int64) ([]byte, int, error) {
-	r := replacer{m: m, data: data, with: with, expand: expand}
+	return m.ReplaceCase(data, with, expand, false, limit)
+}
+
+// ReplaceCase is Replace; with preserveCase each replacement takes the case
+// of the text it replaces (PreserveCase), measured as it is built.
+func (m *Matcher) ReplaceCase(data, with []byte, expand, preserveCase bool, limit int64) ([]byte, int, error) {
+	r := replacer{m: m, data: data, with: with, expand: expand, preserve: preserveCase}
 	if expand {
 		if r.re = m.re; r.re == nil {
 			var err error
@@ -65,6 +71,9 @@ type replacer struct {
 	re     *regexp.Regexp // else, line by line; with expand, the template's
 	expand bool
 	tmpl   template
+	// preserve gives each replacement the case of its match: the
+	// replacement is then made (and dropped) in the measuring pass too.
+	preserve bool
 }
 
 // run measures the result, and appends it to *out unless out is nil.
@@ -93,7 +102,11 @@ func (r *replacer) run(out *[]byte) (size int64, n int) {
 				continue
 			}
 			emit(data[last:i])
-			emit(r.with)
+			if r.preserve {
+				emit(PreserveCase(data[i:i+k], r.with))
+			} else {
+				emit(r.with)
+			}
 			last, from = i+k, i+k
 			n++
 		}
@@ -119,6 +132,10 @@ func (r *replacer) run(out *[]byte) (size int64, n int) {
 		for _, m := range ms {
 			emit(line[at:m[0]])
 			switch {
+			case r.preserve && r.expand:
+				emit(PreserveCase(line[m[0]:m[1]], r.re.Expand(nil, r.with, line, m)))
+			case r.preserve:
+				emit(PreserveCase(line[m[0]:m[1]], r.with))
 			case !r.expand:
 				emit(r.with)
 			case out != nil:

@@ -95,7 +95,7 @@ func BenchmarkPageLoad20Tabs(b *testing.B) {
 	if tabs != 20 {
 		b.Fatalf("%d tabs restored, want 20", tabs)
 	}
-	var loads []time.Duration
+	var loads, paints []time.Duration
 	for b.Loop() {
 		for range 10 {
 			e.reload()
@@ -103,11 +103,18 @@ func BenchmarkPageLoad20Tabs(b *testing.B) {
 			e.js(`document.body.dataset.readyMs`, &readyMs)
 			n, _ := strconv.Atoi(readyMs)
 			loads = append(loads, time.Duration(n)*time.Millisecond)
+			// The first paint of the page's own content (the workbench
+			// laid out, before the workspace is read).
+			var fcp float64
+			e.js(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0`, &fcp)
+			paints = append(paints, time.Duration(fcp*float64(time.Millisecond)))
 		}
 	}
 	b.ReportMetric(ms(percentile(loads, 0.5)), "p50-ms")
 	b.ReportMetric(ms(percentile(loads, 1)), "max-ms")
-	b.Logf("page load to an interactive editor with 20 tabs restored, over %d loads: p50 %.0f ms, max %.0f ms", len(loads), ms(percentile(loads, 0.5)), ms(percentile(loads, 1)))
+	b.ReportMetric(ms(percentile(paints, 0.5)), "first-paint-p50-ms")
+	b.Logf("page load with 20 tabs restored, over %d loads: first contentful paint p50 %.0f ms (max %.0f); the workbench ready, tabs and the active editor painted, p50 %.0f ms, max %.0f ms (goal: first paint of the workbench ≤ 300 ms)",
+		len(loads), ms(percentile(paints, 0.5)), ms(percentile(paints, 1)), ms(percentile(loads, 0.5)), ms(percentile(loads, 1)))
 }
 
 func BenchmarkPageLargeFileFirstPaint(b *testing.B) {
@@ -185,7 +192,7 @@ func BenchmarkPageBundle(b *testing.B) {
 	}
 	b.ReportMetric(float64(first)/1024, "first-KiB-gz")
 	b.ReportMetric(float64(total)/1024, "all-KiB-gz")
-	b.Logf("bundle gzipped: first load %.0f KiB, everything (all languages, merge view) %.0f KiB", float64(first)/1024, float64(total)/1024)
+	b.Logf("bundle gzipped: first load %.0f KiB, everything (all languages, merge view) %.0f KiB (goal: first load ≤ 400 KB)", float64(first)/1024, float64(total)/1024)
 }
 
 // waitMutationJS resolves at the next change under a selector's element.

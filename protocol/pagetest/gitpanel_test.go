@@ -2,6 +2,7 @@ package pagetest
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -79,8 +80,9 @@ func jsString(s string) string {
 
 // The changed files come as VS Code shows them: staged changes (a click
 // shows HEAD against the index, what a commit records) and changes not
-// staged (the index against the file on disk); a file with both is in
-// both, an untracked one only in the second.
+// staged (a click opens the file with its changes against the index
+// inline); a file with both is in both, an untracked one only in the
+// second.
 func TestGitDiffStagedAndUnstaged(t *testing.T) {
 	e := newEnv(t, map[string]string{"d.txt": "head\n"}, opts{})
 	e.initRepo()
@@ -103,15 +105,25 @@ func TestGitDiffStagedAndUnstaged(t *testing.T) {
 	}
 	e.key(kb.Escape)
 	e.gone("dialog", "Staged changes in d.txt")
+	// Not staged: the file's own tab, the index's line shown inline above
+	// the file's.
+	e.clickAt(`.git-file[data-side="worktree"][title^="d.txt"]`)
+	e.waitJS(`document.querySelector(".tabs [role=tab][aria-selected=true]")?.dataset.path === "d.txt"`, "d.txt's tab")
+	e.waitJS(`document.querySelector("#editor-pane .cm-deletedChunk")?.textContent.includes("staged")`, "the index's line inline")
+	e.waitEditor("worktree", "the file's line")
+	if got := e.text("toolbar", "Changes"); !strings.Contains(got, "the index") || !strings.Contains(got, "1 change") {
+		t.Fatalf("the changes bar says %q", got)
+	}
+	e.clickAt(`.git-file[data-side="worktree"][title^="u.txt"]`)
+	e.waitJS(`document.querySelector(".tabs [role=tab][aria-selected=true]")?.dataset.path === "u.txt"`, "u.txt's tab")
+	e.waitJS(`document.querySelector("#editor-pane .cm-changedLine")?.textContent === "untracked" && !document.querySelector("#editor-pane .cm-deletedLine")`, "the untracked file all added")
+	// Deleted on disk: side by side, the index against nothing.
+	e.click("button", "Hide changes")
+	os.Remove(e.abs("d.txt"))
+	e.waitJS(`document.querySelector('.git-file[data-side="worktree"][title^="d.txt: deleted"]')`, "d.txt deleted")
 	e.clickAt(`.git-file[data-side="worktree"][title^="d.txt"]`)
 	e.node("dialog", "Changes in d.txt")
-	if a, b := side("Index"), side("Working file"); a != "staged" || b != "worktree" {
-		t.Fatalf("unstaged diff: index %q, file %q", a, b)
-	}
-	e.key(kb.Escape)
-	e.clickAt(`.git-file[data-side="worktree"][title^="u.txt"]`)
-	e.node("dialog", "Changes in u.txt")
-	if a, b := side("Index"), side("Working file"); a != "" || b != "untracked" {
-		t.Fatalf("untracked diff: index %q, file %q", a, b)
+	if a, b := side("Index"), side("Working file"); a != "staged" || b != "" {
+		t.Fatalf("deleted file's diff: index %q, file %q", a, b)
 	}
 }

@@ -48,7 +48,8 @@ func TestNoTokenClearScreenNoData(t *testing.T) {
 }
 
 // A 5 MB file opens, editable, and scrolls to its end; a file over
-// max_file_bytes opens read-only with a notice saying why.
+// max_file_bytes opens read-only with a notice saying why, and takes no
+// typing.
 func TestLargeFiles(t *testing.T) {
 	var big strings.Builder
 	for i := 1; big.Len() < 5<<20; i++ {
@@ -84,8 +85,13 @@ func TestLargeFiles(t *testing.T) {
 	if !strings.Contains(note, "max_file_bytes") {
 		t.Fatalf("read-only notice: %q", note)
 	}
-	if got := e.attr("textbox", "File content", "contenteditable"); got != "false" {
-		t.Fatalf("the over-limit file is editable: contenteditable=%q", got)
+	// Read-only, yet the cursor moves: typing changes nothing.
+	e.focusEditor()
+	e.typeText("typed")
+	var first string
+	e.js(`document.querySelector("#editor-pane .cm-line").textContent`, &first)
+	if strings.Contains(first, "typed") {
+		t.Fatalf("the over-limit file took typing: %q", first)
 	}
 	if slices.Contains(a.bufferPaths(), "huge.txt") {
 		t.Fatal("a truncated file was recorded as a shared tab")

@@ -47,6 +47,15 @@ func TestScreenshots(t *testing.T) {
 	e.key(kb.End)
 	shot(e, "page.png")
 
+	// The command palette: every action with its shortcut.
+	e.key("p", input.ModifierCtrl, input.ModifierShift)
+	e.node("dialog", "Commands")
+	e.typeText("view")
+	e.waitJS(`document.querySelectorAll("#palette-list [role=option]").length > 3`, "the view commands")
+	shot(e, "page-palette.png")
+	e.key(kb.Escape)
+	e.gone("dialog", "Commands")
+
 	e.click("tab", "greeting.go")
 	e.waitEditor("func Greeting", "greeting.go")
 	e.focusEditor()
@@ -76,8 +85,28 @@ func TestScreenshots(t *testing.T) {
 	shot(e, "page-search.png")
 	e.key("g", input.ModifierCtrl, input.ModifierShift)
 	e.waitJS(`document.querySelectorAll(".git-file").length === 2`, "the changed files")
+	// A change opens in its file, inline, at its first change.
+	e.clickAt(`.git-file[data-side="worktree"][title^="src/main.go"]`)
+	e.waitJS(`document.querySelector("#editor-pane .cm-deletedChunk")`, "the change inline")
+	// The pointer over the file's row shows its actions (stage, discard).
+	var at []float64
+	e.js(`(() => { const r = document.querySelector('.git-row .git-file[data-side="worktree"][title^="src/main.go"]').getBoundingClientRect(); return [r.left + 20, r.top + r.height / 2] })()`, &at)
+	e.run(chromedp.ActionFunc(func(ctx context.Context) error {
+		return input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]).Do(ctx)
+	}))
 	shot(e, "page-git.png")
+	e.click("button", "Hide changes")
 	e.key("e", input.ModifierCtrl, input.ModifierShift)
+
+	// Split: main.go on the right, greeting.go on the left.
+	e.focusEditor()
+	e.key("\\", input.ModifierCtrl)
+	e.waitJS(`document.querySelector("#split-pane .cm-content")?.textContent.includes("func main()")`, "main.go on the right")
+	e.click("tab", "greeting.go")
+	e.waitEditor("func Greeting", "greeting.go on the left")
+	shot(e, "page-split.png")
+	e.click("button", "Close main.go on the right")
+	e.waitJS(`!document.querySelector("#split-pane").checkVisibility()`, "the split closed")
 
 	e.run(emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}))
 	e.click("tab", "main.go")

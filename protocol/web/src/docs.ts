@@ -8,10 +8,11 @@ import type { App, DraftResult, OpenResult, SaveResult } from "./app";
 import { makeState, languageSlot } from "./editorstate";
 import { language } from "./languages";
 import { ToolError, type ChangeEvent } from "./mcp";
-import { Tab, type BufferRec } from "./model";
+import { Tab, type BufferRec, type Entry } from "./model";
 import { eolOf, fromDisk, toDisk } from "./text";
 import { clearDraft } from "./drafts";
 import { refreshHunks } from "./git";
+import { readRest } from "./bigfile";
 import { resetBase, saveBegins, saveEnds, setPending } from "./coedit";
 import { afterPatch, follow, readDisk, rebaseOnto, type Known } from "./rebase";
 
@@ -44,7 +45,7 @@ export function activate(app: App, path: string): void {
   if (!tab) return;
   m.active = path;
   m.changed("tabs", "editor", "banner");
-  if (!tab.loaded) void load(app, tab).catch((e) => m.say(String(e.message ?? e)));
+  if (!tab.loaded) void load(app, tab).catch((e) => m.say(String(e.message ?? e), `open:${path}`));
   queueMicrotask(() => app.touched(path, false));
 }
 
@@ -72,20 +73,33 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
   try {
     r = await app.link.call<OpenResult>("editor_open", kept ? { path: tab.path, tab: false } : { path: tab.path });
   } catch (e) {
-    if (!(tab.closedElsewhere && e instanceof ToolError && e.code === "not_found")) throw e;
+    if (!(e instanceof ToolError)) throw e;
+    if (!(tab.closedElsewhere && e.code === "not_found")) {
+      // Binary, unreadable, gone: the tab says what the file is instead
+      // of showing an editor (which would show the last tab's text).
+      tab.unreadable = { code: e.code, message: e.message, size: await sizeOf(app, tab.path) };
+      m.changed("tabs", "editor", "banner");
+      return;
+    }
     // The draft of a file deleted since: the edits over nothing.
     gone = true;
     r = { path: tab.path, content: "", language: tab.language, size: 0, mtime: 0, version: "", truncated: false, eol: "lf", start_line: 1, end_line: 0, total_lines: 0, root: "" };
   }
+  tab.unreadable = null;
+  // Over max_file_bytes: the rest in ranges, as far as max_read_bytes goes.
+  const whole = r.truncated ? await readRest(app, tab.path, r) : null;
+  if (whole) r = { ...r, content: whole.content, version: whole.version, eol: whole.eol };
   const split = fromDisk(r.content, r.eol);
   tab.bom = split.bom;
   tab.eol = r.eol;
   tab.language = r.language;
   tab.disk = { text: linesOf(split.text, split.separator), version: r.version };
   tab.over = r.version;
-  tab.readOnly = r.truncated
-    ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: only its first ${r.content.length.toLocaleString("en")} characters are shown, read-only, and it is not shared as a tab.`
-    : null;
+  tab.readOnly = !whole
+    ? null
+    : whole.cut
+      ? `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes and max_read_bytes: shown up to the marked cut, read-only, and not shared as a tab.`
+      : `${tab.name} is ${r.size.toLocaleString("en")} bytes, over max_file_bytes: shown whole but read-only, and not shared as a tab (editord keeps buffers and drafts up to max_file_bytes).`;
   let doc = tab.disk.text;
   let separator = split.separator;
   // A draft made over an older version whose text the server still holds:
@@ -128,8 +142,10 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     }
   }
   const lang = await language(r.language);
+  tab.inlineDiff = null;
   tab.state = makeState(doc, separator, {
     readOnly: r.truncated,
+    cut: whole?.cut ?? undefined,
     language: lang,
     hooks: { save: () => void save(app, tab) },
     clean: doc === tab.disk.text,
@@ -142,6 +158,7 @@ async function loadNow(app: App, tab: Tab): Promise<void> {
     if (rebaseOnto(app, tab, now, restoredBy) === "overlap") tab.remote = { kind: "restored", by: tab.remote?.by ?? "an earlier session", cause: "draft" };
   }
   m.changed("tabs", "editor", "banner", "cursor");
+  m.done(`open:${tab.path}`);
   void refreshHunks(app, tab);
 }
 
@@ -152,7 +169,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
   const m = app.model;
   if (!tab.state || tab.saving) return "failed";
   if (tab.readOnly) {
-    m.say(tab.readOnly);
+    m.say(tab.readOnly, `save:${tab.path}`);
     return "failed";
   }
   const doc = tab.state.doc;
@@ -180,7 +197,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
       tab.remote = { kind: "deleted", by: tab.remote?.by ?? "someone", cause: "deleted" };
       m.changed("banner");
     }
-    m.say(`Not saved: ${(e as Error).message}`);
+    m.say(`Not saved: ${(e as Error).message}`, `save:${tab.path}`);
     return "failed";
   } finally {
     tab.saving = false;
@@ -196,7 +213,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
     app.editor.apply(tab, { effects: saveEnds.of(false) });
     const now = await readDisk(app, tab).catch(() => null);
     if (now) tab.theirs = { ...now, by: tab.theirs?.by ?? tab.remote?.by ?? "another writer" };
-    m.say(`${tab.name} changed on disk since your edits: merge, then save.`);
+    m.say(`${tab.name} changed on disk since your edits: merge, then save.`, `save:${tab.path}`);
     app.dialogs.merge(tab);
     return "conflict";
   }
@@ -216,7 +233,7 @@ export async function save(app: App, tab: Tab, opts: { force?: boolean } = {}): 
     tab.over = r.version;
     app.editor.apply(tab, { effects: saveEnds.of(true) });
   }
-  m.say(`Saved ${tab.path}`);
+  m.say(`Saved ${tab.path}`, `saved:${tab.path}`);
   if (tab.otherRoot) {
     // Written where the edits were made. A save records its file as a
     // buffer of the active root (by its absolute path), so the tab is a
@@ -398,4 +415,20 @@ export async function relanguage(app: App, tab: Tab, rec: BufferRec): Promise<vo
   tab.language = rec.language;
   const ext = await language(rec.language);
   app.editor.apply(tab, { effects: languageSlot.reconfigure(ext) });
+}
+
+/** The file's size from the tree's listing of its folder (read when the
+ * folder is not listed); null when it cannot be told. */
+async function sizeOf(app: App, path: string): Promise<number | null> {
+  const i = path.lastIndexOf("/");
+  const dir = i < 0 ? "" : path.slice(0, i);
+  const find = (entries: Entry[] | undefined) => entries?.find((e) => e.path === path)?.size ?? null;
+  const known = find(app.model.children.get(dir));
+  if (known !== null) return known;
+  try {
+    const r = await app.link.call<{ entries: Entry[] }>("editor_tree", dir ? { path: dir, max_depth: 1, max_entries: 10000 } : { max_depth: 1, max_entries: 10000 });
+    return find(r.entries);
+  } catch {
+    return null;
+  }
 }

@@ -35,3 +35,12 @@ export function refind(el: HTMLElement | null): HTMLElement | null {
   if (!role || path === undefined) return null;
   return document.querySelector<HTMLElement>(`[role="${CSS.escape(role)}"][data-path="${CSS.escape(path)}"]`);
 }
+
+/** A path that, when it does not fit, is cut in the middle (the folders
+ * give way, the file name stays whole), with the whole path on hover. */
+export function midPath(path: string, cls = ""): HTMLElement {
+  const i = path.lastIndexOf("/");
+  return h("span", { class: `midpath ${cls}`, title: path },
+    i > 0 ? h("span", { class: "head" }, path.slice(0, i + 1)) : null,
+    h("span", { class: "tail" }, path.slice(i + 1)));
+}

@@ -39,10 +39,11 @@ export async function syncDraft(app: App, tab: Tab): Promise<void> {
     });
     sent.set(tab, doc);
     tab.heldDraft = true;
+    app.model.done(`draft:${tab.path}`);
   } catch (e) {
     // root_changed: the link re-reads the workspace, and the tab then
     // stays with the root it belongs to.
-    app.model.say(`Unsaved edits of ${tab.path} could not be kept as a draft: ${(e as Error).message}`);
+    app.model.say(`Unsaved edits of ${tab.path} could not be kept as a draft: ${(e as Error).message}`, `draft:${tab.path}`);
   }
 }
 

@@ -15,6 +15,9 @@ import { highlight } from "./highlight";
 import { theme } from "./theme";
 import { gitGutter } from "./gutter";
 import { normalizePaste } from "./text";
+import { cutMarker } from "./cut";
+import { diffSlot } from "./inlinediff";
+import { wrapExtension } from "./wrap";
 import { coeditFor } from "./coedit";
 
 export const languageSlot = new Compartment();
@@ -22,8 +25,9 @@ export const languageSlot = new Compartment();
 /** CodeMirror's basic setup without completion and lint, which this page
  * has nothing to feed. */
 const setup: Extension = [
-  gitGutter,
   lineNumbers(),
+  // Right of the numbers, as VS Code puts its change bars.
+  gitGutter,
   highlightActiveLineGutter(),
   highlightSpecialChars(),
   history(),
@@ -45,7 +49,7 @@ export interface Hooks {
   save(): void;
 }
 
-export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean; extra?: Extension }): EditorState {
+export function makeState(doc: string | Text, separator: string, opts: { readOnly: boolean; hooks: Hooks; language?: Extension; clean?: boolean; extra?: Extension; cut?: string }): EditorState {
   return EditorState.create({
     doc,
     extensions: [
@@ -62,9 +66,14 @@ export function makeState(doc: string | Text, separator: string, opts: { readOnl
       EditorView.clipboardInputFilter.of((text) => normalizePaste(text, separator)),
       EditorView.contentAttributes.of({ "aria-label": "File content" }),
       languageSlot.of(opts.language ?? []),
+      diffSlot.of([]),
+      wrapExtension(),
       coeditFor(opts.clean ?? true),
       opts.extra ?? [],
-      opts.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : [],
+      // Read-only, yet focusable: the keys that move and select still work
+      // (Ctrl+End, Ctrl+F), and the status bar follows the cursor.
+      opts.readOnly ? EditorState.readOnly.of(true) : [],
+      opts.cut ? cutMarker(opts.cut) : [],
     ],
   });
 }

@@ -33,9 +33,10 @@ export async function create(app: App, dir: string, kind: "file" | "folder"): Pr
   try {
     await app.link.call("editor_create", { path, kind });
   } catch (e) {
-    app.model.say(`Not created: ${(e as Error).message}`);
+    app.model.say(`Not created: ${(e as Error).message}`, "create");
     return;
   }
+  app.model.done("create");
   if (dir && !app.model.expanded.has(dir)) await expand(app, dir);
   else await list(app, dir);
   if (kind === "file") {
@@ -50,9 +51,10 @@ export async function rename(app: App, path: string): Promise<void> {
   try {
     await app.link.call("editor_move", { from: path, to });
   } catch (e) {
-    app.model.say(`Not renamed: ${(e as Error).message}`);
+    app.model.say(`Not renamed: ${(e as Error).message}`, "rename");
     return;
   }
+  app.model.done("rename");
   relistParent(app, path);
   relistParent(app, to);
 }
@@ -63,8 +65,27 @@ export async function remove(app: App, path: string, isDir: boolean): Promise<vo
   try {
     await app.link.call("editor_delete", { path, recursive: isDir });
   } catch (e) {
-    app.model.say(`Not deleted: ${(e as Error).message}`);
+    app.model.say(`Not deleted: ${(e as Error).message}`, "delete");
     return;
   }
+  app.model.done("delete");
   relistParent(app, path);
+}
+
+/** Shows a file in the tree, as VS Code's reveal: its folders expanded
+ * (for every surface, as an expand in the tree is), the file selected and
+ * scrolled into view. */
+export async function reveal(app: App, path: string): Promise<void> {
+  const m = app.model;
+  const folders: string[] = [];
+  for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) folders.push(path.slice(0, i));
+  const closed = folders.filter((f) => !m.expanded.has(f));
+  if (closed.length) {
+    for (const f of closed) m.expanded.add(f);
+    await app.link.call("editor_tree", { path: folders[0], max_depth: 1, expand: closed });
+  }
+  await Promise.all(["", ...folders].filter((f) => !m.children.has(f)).map((f) => list(app, f)));
+  m.selected = path;
+  m.changed("tree");
+  requestAnimationFrame(() => document.querySelector(`.tree [role=treeitem][data-path="${CSS.escape(path)}"] > .row`)?.scrollIntoView({ block: "nearest" }));
 }

@@ -7,6 +7,7 @@ import { setHunks } from "./gutter";
 import { ToolError } from "./mcp";
 import type { Tab } from "./model";
 import type { GitHunksResult, GitStatusResult } from "./wire";
+import { showChanges } from "./inlinediff";
 
 
 export type GitStatus = GitStatusResult;
@@ -30,7 +31,12 @@ export async function refreshGit(app: App): Promise<void> {
     m.gitError = e instanceof ToolError && e.code === "not_a_repository" ? "not_a_repository" : (e as Error).message;
   }
   m.changed("git", "status");
-  for (const tab of m.tabs.values()) if (tab.loaded) void refreshHunks(app, tab);
+  for (const tab of m.tabs.values()) {
+    if (!tab.loaded) continue;
+    void refreshHunks(app, tab);
+    // A stage or a commit moves what the inline diff compares against.
+    if (tab.inlineDiff) void showChanges(app, tab, tab.inlineDiff.rev);
+  }
 }
 
 /** Puts the tab's git hunks (index → disk) into its gutter. */
@@ -52,12 +58,9 @@ export async function refreshHunks(app: App, tab: Tab): Promise<void> {
 
 /** Runs a git action, showing it as busy and then its summary; git's own
  * message on failure. */
-export async function gitAction(app: App, label: string, tool: string, args: Record<string, unknown>): Promise<void> {
+export function gitAction(app: App, label: string, tool: string, args: Record<string, unknown>): Promise<void> {
   const m = app.model;
-  m.gitBusy = label;
-  m.gitSummary = null;
-  m.changed("git");
-  try {
+  return busy(app, label, async () => {
     // Fetch, pull and push say how far they got as they run.
     const onProgress = (done: number, total: number | undefined, message: string | undefined) => {
       if (m.gitBusy === null || !message || message === "done") return;
@@ -65,8 +68,19 @@ export async function gitAction(app: App, label: string, tool: string, args: Rec
       m.changed("git");
     };
     const r = await app.link.call<{ ok?: boolean; committed?: boolean; summary?: string; sha?: string }>(tool, args, { onProgress });
-    const failed = r.ok === false || r.committed === false;
-    m.gitSummary = { text: r.summary ?? "done", error: failed };
+    return { text: r.summary ?? "done", error: r.ok === false || r.committed === false };
+  });
+}
+
+/** Shows the Git panel busy with label while run runs, then its outcome
+ * (a refusal's message as an error), and reads the status again. */
+async function busy(app: App, label: string, run: () => Promise<{ text: string; error: boolean }>): Promise<void> {
+  const m = app.model;
+  m.gitBusy = label;
+  m.gitSummary = null;
+  m.changed("git");
+  try {
+    m.gitSummary = await run();
   } catch (e) {
     m.gitSummary = { text: (e as Error).message, error: true };
   } finally {
@@ -74,4 +88,36 @@ export async function gitAction(app: App, label: string, tool: string, args: Rec
   }
   m.changed("git");
   await refreshGit(app);
+}
+
+/** Stages (or unstages) paths: editor_git_stage, shown as a git action. */
+export function stage(app: App, paths: string[], unstage = false): Promise<void> {
+  return gitAction(app, unstage ? "Unstaging…" : "Staging…", "editor_git_stage", unstage ? { paths, unstage: true } : { paths });
+}
+
+/** Discards a file's unstaged changes, as VS Code's Discard Changes: the
+ * file goes back to the index's text (editor_git_restore, guarded by the
+ * version the person confirmed over); an untracked file, which git has no
+ * copy of, is deleted. Asks first: what goes cannot be had back. */
+export async function discard(app: App, e: GitEntry): Promise<void> {
+  const untracked = e.worktree === "untracked";
+  // The version the confirmation is about: a change made after it is a
+  // conflict, not discarded unseen.
+  const version = untracked || e.worktree === "deleted"
+    ? undefined
+    : await app.link.call<{ version: string }>("editor_open", { path: e.path, tab: false }).then((r) => r.version, () => undefined);
+  const ok = untracked
+    ? await app.dialogs.confirm(`Delete ${e.path}?`, `${e.path} is untracked: git has no copy of it, so deleting it cannot be undone.`, "Delete file")
+    : await app.dialogs.confirm(`Discard changes in ${e.path}?`, `${e.path} goes back to its staged text (the index's, which is HEAD's when nothing is staged); the changes made since are lost.`, "Discard changes");
+  if (!ok) return;
+  await busy(app, "Discarding…", async () => {
+    if (untracked) {
+      await app.link.call("editor_delete", { path: e.path });
+      return { text: `Deleted ${e.path}.`, error: false };
+    }
+    const r = await app.link.call<{ restored: boolean; conflict: boolean }>("editor_git_restore", version ? { path: e.path, expected_version: version } : { path: e.path });
+    return r.conflict
+      ? { text: `Not discarded: ${e.path} changed since you asked; look at it again, then discard.`, error: true }
+      : { text: `Discarded the changes in ${e.path}.`, error: false };
+  });
 }

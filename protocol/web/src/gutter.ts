@@ -28,6 +28,9 @@ const marks = { added: new Mark("added"), modified: new Mark("modified"), delete
 
 export const setHunks = StateEffect.define<Hunk[]>();
 
+/** The DOM event a click on a change bar sends from the editor. */
+export const gutterClick = "editord-git-gutter-click";
+
 const field = StateField.define<RangeSet<GutterMarker>>({
   create: () => RangeSet.empty,
   update(set, tr) {
@@ -52,5 +55,20 @@ const field = StateField.define<RangeSet<GutterMarker>>({
 
 export const gitGutter: Extension = [
   field,
-  gutter({ class: "cm-git-gutter", markers: (v) => v.state.field(field) }),
+  gutter({
+    class: "cm-git-gutter",
+    markers: (v) => v.state.field(field),
+    // A click on a change bar asks for the changes inline; the editor
+    // pane, which knows the tab, answers (EditorHost).
+    domEventHandlers: {
+      mousedown(view, line) {
+        let marked = false;
+        view.state.field(field).between(line.from, line.from, () => {
+          marked = true;
+        });
+        if (marked) view.dom.dispatchEvent(new CustomEvent(gutterClick, { bubbles: true, detail: line.from }));
+        return marked;
+      },
+    },
+  }),
 ];

@@ -4,7 +4,7 @@
 import "./jitless";
 import type { App } from "./app";
 import { h } from "./dom";
-import { activate, addTabExtension, changed, load, save } from "./docs";
+import { addTabExtension, changed, load } from "./docs";
 import { flushDrafts, scheduleDraft } from "./drafts";
 import { scheduleFocus } from "./focus";
 import { Link } from "./mcp";
@@ -12,6 +12,9 @@ import { Model } from "./model";
 import { list, relistParent, resync } from "./sync";
 import { claimLaunch, forgetToken, takeToken } from "./token";
 import { bannerView } from "./views/banner";
+import { diffBar } from "./views/diffbar";
+import { breadcrumbsView } from "./views/breadcrumbs";
+import { splitView } from "./views/split";
 import { Dialogs } from "./views/dialog";
 import { mergeDialog } from "./views/merge";
 import { merge3Dialog } from "./views/merge3";
@@ -21,15 +24,20 @@ import { tabsView } from "./views/tabs";
 import { treeView } from "./views/tree";
 import { activityPanel } from "./views/activitypanel";
 import { gitPanel } from "./views/gitpanel";
-import { showHelp } from "./views/help";
-import { openPalette } from "./views/palette";
 import { runPanel } from "./views/runpanel";
+import { addSideView } from "./views/side";
+import { icons } from "./icons";
 import { searchPanel } from "./views/searchpanel";
-import { show, sideView } from "./views/side";
+import { sideView } from "./views/side";
+import { addCoreCommands } from "./actions";
+import { listenForShortcuts } from "./commands";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
 import { codeIntel, noteChange } from "./intel";
+import { addIntelCommands } from "./intelcommands";
 import { problemsView } from "./views/problems";
+import { rememberActive } from "./restore";
+import { hideChanges, showChanges } from "./inlinediff";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -52,12 +60,13 @@ function start(): void {
     return;
   }
   const model = new Model();
+  const bar = h("nav", { class: "activitybar", "aria-label": "Activity bar" });
   const side = h("nav", { class: "side", "aria-label": "Workspace" });
   const tabs = h("div", { class: "tabbar" });
   const banners = h("div", {});
   const pane = h("div", { class: "pane", id: "editor-pane", role: "tabpanel" });
-  const main = h("main", { class: "main" }, tabs, banners, pane);
-  const layout = h("div", { class: "layout" }, side, main);
+  const main = h("main", { class: "main" }, h("div", { class: "group" }, tabs, banners, pane));
+  const layout = h("div", { class: "layout" }, bar, side, main);
   document.body.replaceChildren(layout);
   const dialogs = new Dialogs(document.body);
   const app = {} as App;
@@ -100,11 +109,17 @@ function start(): void {
       if (docChanged) {
         scheduleDraft(app, tab);
         model.changed("tabs");
+        // "Saved" is about the text as it was.
+        model.done(`saved:${tab.path}`);
       }
       if (docChanged || selectionChanged) {
         scheduleFocus(app);
         model.changed("cursor");
       }
+    },
+    changeBarClicked(tab) {
+      if (tab.inlineDiff) hideChanges(app, tab);
+      else void showChanges(app, tab, ":").catch((e) => model.say(String(e.message ?? e)));
     },
   });
   Object.assign(app, {
@@ -121,62 +136,26 @@ function start(): void {
     if (tab.theirs && tab.disk && tab.state && tab.disk.version === tab.over) void merge3Dialog(app, dialogs, tab);
     else void mergeDialog(app, dialogs, tab);
   };
-  const panels = sideView(side, app);
+  const panels = sideView(side, app, bar);
+  addSideView({ id: "run", label: "Run", icon: icons.run, keys: "Ctrl+Shift+B", build: runPanel });
   treeView(panels.files, app);
   searchPanel(panels.search, app);
   gitPanel(panels.git, app);
   activityPanel(panels.activity, app);
-  runPanel(panels.run, app);
   tabsView(tabs, app);
+  splitView(main, app);
   bannerView(banners, app);
   problemsView(main, app);
-  statusView(main, app);
+  diffBar(banners, app);
+  breadcrumbsView(banners, app);
+  statusView(layout, app);
   model.on("tabs", () => {
+    rememberActive(app);
     document.title = `${model.activeTab ? model.activeTab.name + " — " : ""}${model.root.split("/").pop() || "editord"}`;
   });
-  // Next and previous tab, before the editor sees the keys: VS Code's
-  // Ctrl+PageDown/PageUp where they reach the page (an app window), and
-  // Alt+PageDown/PageUp, which a browser's tab strip does not take.
-  document.addEventListener("keydown", (ev) => {
-    if (ev.key !== "PageDown" && ev.key !== "PageUp") return;
-    if (ev.shiftKey || (ev.ctrlKey || ev.metaKey) === ev.altKey) return;
-    if ((ev.target as HTMLElement).closest?.("[role=dialog]")) return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    const o = model.order;
-    if (!o.length) return;
-    const i = model.active === null ? -1 : o.indexOf(model.active);
-    const next = o[(i + (ev.key === "PageDown" ? 1 : o.length - 1)) % o.length];
-    activate(app, next);
-    const inEditor = !!(ev.target as HTMLElement).closest?.(".cm-editor");
-    queueMicrotask(() => (inEditor ? editor.focus() : document.querySelector<HTMLElement>('.tabs [role=tab][aria-selected="true"]')?.focus()));
-  }, true);
-  // The page's own shortcuts, in the capture phase: the editor must not
-  // also act on them (CodeMirror's Ctrl+Shift+F would open its find panel).
-  document.addEventListener("keydown", (ev) => {
-    const mod = ev.ctrlKey || ev.metaKey;
-    const k = ev.key.toLowerCase();
-    const target = ev.target as HTMLElement;
-    if (mod && !ev.shiftKey && !ev.altKey && k === "s") {
-      // Saves the active tab wherever the focus is, except in a dialog
-      // (a merge has its own Save button); never the browser's Save as.
-      ev.preventDefault();
-      ev.stopPropagation();
-      const tab = model.activeTab;
-      if (tab && !target.closest?.("[role=dialog]")) void save(app, tab);
-    } else if (mod && !ev.shiftKey && !ev.altKey && k === "p") {
-      ev.preventDefault();
-      ev.stopPropagation();
-      openPalette(app);
-    } else if (mod && ev.shiftKey && !ev.altKey && ["e", "f", "g", "y", "b"].includes(k)) {
-      ev.preventDefault();
-      ev.stopPropagation();
-      show(app, ({ e: "files", f: "search", g: "git", y: "activity", b: "run" } as const)[k as "e" | "f" | "g" | "y" | "b"]);
-    } else if (ev.key === "?" && !mod && !target.closest?.("input, textarea, .cm-editor, [role=dialog]")) {
-      ev.preventDefault();
-      showHelp(app);
-    }
-  }, true);
+  addCoreCommands(app);
+  addIntelCommands(app);
+  listenForShortcuts(app);
   addEventListener("pagehide", () => flushDrafts(app));
   void resync(app)
     .then(() => {

@@ -14,6 +14,14 @@ export type BufferRec = WorkspaceGetResult["buffers"][number];
 
 export type Entry = TreeEntry;
 
+/** A file the page cannot show as text: editor_open's refusal, and the
+ * file's size when the tree knows it. */
+export interface Unreadable {
+  code: string;
+  message: string;
+  size: number | null;
+}
+
 /** A change made elsewhere that the person has to decide about. */
 export interface Remote {
   kind: "modified" | "created" | "deleted" | "restored";
@@ -39,6 +47,12 @@ export class Tab {
   state: EditorState | null = null;
   /** Why the tab is read-only, when it is. */
   readOnly: string | null = null;
+  /** Why the file cannot be shown as text (binary, unreadable, gone):
+   * the tab says so in place of an editor. */
+  unreadable: Unreadable | null = null;
+  /** The tab shows its changes inline, against this revision (":" the
+   * index). */
+  inlineDiff: { rev: string; original: string } | null = null;
   remote: Remote | null = null;
   /** Another surface closed the buffer (or deleted its file) while this
    * tab held unsaved edits: the record keeps them as a detached draft. */
@@ -88,12 +102,17 @@ export class Tab {
 
 export type Aspect = "tree" | "tabs" | "editor" | "banner" | "status" | "dialog" | "side" | "cursor" | "git" | "activity";
 
-export type SideView = "files" | "search" | "git" | "activity" | "run";
+/** A side bar view's id ("files", "search", "git", "activity", and the
+ * ones features add: views/side.ts). */
+export type SideView = string;
 
 export interface Status {
   link: LinkState;
   detail?: string;
   message?: string;
+  /** What the message is about ("replace", "save:a.txt"): when that is
+   * done (Model.done), the message goes. */
+  cause?: string;
   /** Counts messages, so the same words said twice are shown twice. */
   said?: number;
 }
@@ -108,6 +127,8 @@ export class Model {
   children = new Map<string, Entry[]>();
   selected: string | null = null;
   side: SideView = "files";
+  /** Ctrl+B hid the side bar. */
+  sideHidden = false;
   /** The repository's status; null outside one (gitError says why). */
   git: GitStatus | null = null;
   gitError: string | null = null;
@@ -149,8 +170,17 @@ export class Model {
     return this.tab(this.active);
   }
 
-  say(message: string): void {
-    this.status = { ...this.status, message, said: (this.status.said ?? 0) + 1 };
+  /** Shows a message in the status bar; with a cause, until that cause
+   * is done or another message comes. */
+  say(message: string, cause?: string): void {
+    this.status = { ...this.status, message, cause, said: (this.status.said ?? 0) + 1 };
     this.changed("status");
+  }
+
+  /** The cause is dealt with: its message, if still shown, goes (or gives
+   * way to the outcome, when one is given). */
+  done(cause: string, outcome?: string): void {
+    if (outcome !== undefined) this.say(outcome, cause);
+    else if (this.status.cause === cause && this.status.message) this.say("");
   }
 }

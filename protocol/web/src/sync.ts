@@ -9,7 +9,7 @@ import { followDisk } from "./rebase";
 import { Tab } from "./model";
 import { refreshGitSoon } from "./git";
 import type { TreeResult, WorkspaceGetResult as WorkspaceView } from "./wire";
-
+import { restoreCursor, restoredActive } from "./restore";
 
 
 let inflight: Promise<void> | null = null;
@@ -82,9 +82,14 @@ async function apply(app: App, v: WorkspaceView): Promise<void> {
   for (const p of m.order) if (!listed.has(p) && m.tabs.has(p) && !m.tabs.get(p)!.record) order.push(p);
   for (const p of m.tabs.keys()) if (!listed.has(p) && !order.includes(p)) order.push(p);
   m.order = [...v.buffers.map((b) => b.path), ...order];
-  if (m.active === null || !m.tabs.has(m.active)) m.active = m.order[0] ?? null;
+  const first = m.active === null;
+  if (m.active === null || !m.tabs.has(m.active)) m.active = (first && restoredActive(app, v.focus)) || (m.order[0] ?? null);
   const act = m.activeTab;
-  if (act && !act.loaded) void load(app, act).catch((e) => m.say(String(e.message ?? e)));
+  if (act && !act.loaded) {
+    void load(app, act)
+      .then(() => first && restoreCursor(app, v.focus))
+      .catch((e) => m.say(String(e.message ?? e), `open:${act.path}`));
+  }
   // Expanded folders: list the new ones, forget the collapsed ones.
   const was = m.expanded;
   m.expanded = new Set(v.expanded);

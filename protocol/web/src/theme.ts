@@ -25,4 +25,14 @@ export const theme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--bg-side)", color: "var(--fg)", border: "1px solid var(--line)" },
   ".cm-matchingBracket": { backgroundColor: "var(--match)", outline: "1px solid var(--fg-dim)" },
   ".cm-specialChar": { color: "var(--invalid)" },
+  // Diffs in colour, as strong as VS Code's: added and changed lines
+  // green, the old side red (inline, and in the side-by-side views).
+  "&.cm-merge-b .cm-changedLine, .cm-inlineChangedLine": { backgroundColor: "var(--diff-add-line)" },
+  "&.cm-merge-b .cm-changedText": { background: "var(--diff-add-text)" },
+  "&.cm-merge-a .cm-changedLine, .cm-deletedChunk": { backgroundColor: "var(--diff-del-line)" },
+  "&.cm-merge-a .cm-changedText, .cm-deletedChunk .cm-deletedText": { background: "var(--diff-del-text)" },
+  ".cm-deletedChunk .cm-deletedLine del": { textDecoration: "none" },
+  ".cm-deletedChunk .cm-chunkButtons button[name=reject]": { background: "var(--bg-button)", color: "var(--fg)", border: "1px solid var(--line)", font: "11px var(--sans)" },
+  ".cm-changedLineGutter": { backgroundColor: "var(--git-add)" },
+  "&.cm-merge-a .cm-changedLineGutter, .cm-deletedLineGutter": { backgroundColor: "var(--danger)" },
 });

@@ -552,6 +552,20 @@ export interface GitShowResult {
   total_lines: number;
 }
 
+/** editor::git::stage: its arguments. */
+export interface GitStageRequest {
+  /** Files or folders, root-relative; "." for the whole root. */
+  paths: string[];
+  /** Put HEAD's version back in the index instead, as git restore --staged does (the files on disk are not touched). */
+  unstage?: boolean;
+}
+
+/** editor::git::stage: its structured result. */
+export interface GitStageResult {
+  changed: string[];
+  summary: string;
+}
+
 /** editor::git::stash: its arguments. */
 export interface GitStashRequest {
   /** push, pop, apply, drop, list or show. */
@@ -787,6 +801,8 @@ export interface ReplaceRequest {
   paths?: string[];
   /** As in editor_search. */
   pattern: string;
+  /** Keep case. */
+  preserve_case?: boolean;
   /** As in editor_search. */
   whole_word?: boolean;
   /** Replacement; $1, ${name} insert groups unless literal. */

@@ -4,8 +4,9 @@
 
 import type { App } from "../app";
 import { byAgent } from "../activity";
-import { h } from "../dom";
+import { h, midPath } from "../dom";
 import type { ChangeEvent } from "../mcp";
+import { patchView } from "./patch";
 
 export function activityPanel(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -29,7 +30,7 @@ export function activityPanel(parent: HTMLElement, app: App): void {
         type: "button", class: "change", title: `${ev.cause} at ${ev.time}`, onclick: () => showPatch(app, ev),
       },
       h("span", { class: "who" }, ev.by ?? ev.cause),
-      h("span", { class: "what" }, `${ev.kind} ${what}`),
+      ev.kind === "moved" ? h("span", { class: "what", title: what }, `${ev.kind} ${what}`) : h("span", { class: "what" }, `${ev.kind} `, midPath(ev.path)),
       // A change seen without the file's earlier text (not open, a folder's
       // event) has no line counts: say nothing rather than +0 −0.
       ev.patch || ev.added || ev.removed
@@ -47,5 +48,5 @@ export function activityPanel(parent: HTMLElement, app: App): void {
 function showPatch(app: App, ev: ChangeEvent): void {
   const text = ev.patch ? ev.patch + (ev.truncated ? "\n… cut here; editor_git_hunks has the rest\n" : "") : "(no patch recorded for this change)";
   const done = h("button", { type: "button", class: "primary", onclick: () => close() }, "Close");
-  const close = app.dialogs.open(`${ev.by ?? ev.cause} ${ev.kind} ${ev.path}`, [h("pre", { class: "patch" }, text)], [done], { wide: true });
+  const close = app.dialogs.open(`${ev.by ?? ev.cause} ${ev.kind} ${ev.path}`, [ev.patch ? patchView(text) : h("pre", { class: "patch" }, text)], [done], { wide: true });
 }

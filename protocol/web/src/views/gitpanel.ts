@@ -9,8 +9,10 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
-import { h } from "../dom";
-import { gitAction, type GitEntry } from "../git";
+import { h, midPath } from "../dom";
+import { discard, gitAction, stage, type GitEntry } from "../git";
+import { openFile } from "../docs";
+import { goToChange, showChanges } from "../inlinediff";
 import { highlight } from "../highlight";
 import { language } from "../languages";
 import { theme } from "../theme";
@@ -25,10 +27,11 @@ export function gitPanel(parent: HTMLElement, app: App): void {
   const msg = h("textarea", { "aria-label": "Commit message", placeholder: "Commit message", rows: 3, "data-autofocus": true });
   const run = (label: string, tool: string, args: () => Record<string, unknown> | null) => () => {
     const a = args();
+    if (a && tool === "editor_git_commit") m.done("commit");
     if (a) void gitAction(app, label, tool, a).then(() => { if (tool === "editor_git_commit" && !m.gitSummary?.error) msg.value = ""; });
   };
-  const commitAll = h("button", { type: "button", class: "primary", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: true } : (m.say("Write a commit message first."), null))) }, "Commit all");
-  const commitStaged = h("button", { type: "button", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: false } : (m.say("Write a commit message first."), null))) }, "Commit staged");
+  const commitAll = h("button", { type: "button", class: "primary", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: true } : (m.say("Write a commit message first.", "commit"), null))) }, "Commit all");
+  const commitStaged = h("button", { type: "button", onclick: run("Committing…", "editor_git_commit", () => (msg.value.trim() ? { message: msg.value, stage_all: false } : (m.say("Write a commit message first.", "commit"), null))) }, "Commit staged");
   const actions = h("div", { class: "git-actions", role: "group", "aria-label": "Remote and stash" },
     h("button", { type: "button", onclick: run("Fetching…", "editor_git_sync", () => ({ action: "fetch" })) }, "Fetch"),
     h("button", { type: "button", onclick: run("Pulling…", "editor_git_sync", () => ({ action: "pull" })) }, "Pull"),
@@ -36,6 +39,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     h("button", { type: "button", onclick: run("Stashing…", "editor_git_stash", () => ({ action: "push", include_untracked: true })) }, "Stash"),
     h("button", { type: "button", onclick: run("Popping the stash…", "editor_git_stash", () => ({ action: "pop" })) }, "Pop stash"),
   );
+  msg.addEventListener("input", () => m.done("commit"));
   const outcome = h("div", { class: "git-outcome" });
   const files = h("div", { class: "git-files" });
   const body = h("div", { class: "git-body" }, head, h("div", { class: "git-commit" }, msg, h("div", {}, commitAll, commitStaged)), actions, outcome, files);
@@ -62,24 +66,53 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     // the index), then what is not staged yet (the index to the file).
     const staged = g.entries.filter((e) => e.staged);
     const unstaged = g.entries.filter((e) => e.worktree !== "unchanged");
+    const busy = !!m.gitBusy;
+    const act = (label: string, text: string, run: () => Promise<void>) =>
+      h("button", { type: "button", class: "git-act", "aria-label": label, title: label, disabled: busy, onclick: () => void run().catch((x) => m.say(String(x.message ?? x))) }, text);
     const group = (title: string, list: GitEntry[], side: "staged" | "worktree") => {
       if (!list.length) return;
       const ul = h("ul", { "aria-label": title });
       for (const e of list) {
         const code = side === "staged" ? e.index : e.worktree;
-        ul.append(h("li", {}, h("button", {
+        // As VS Code's row actions: discard and stage a change, unstage a
+        // staged one.
+        const acts = side === "staged"
+          ? [act(`Unstage ${e.path}`, "−", () => stage(app, [e.path], true))]
+          : [act(`Discard changes in ${e.path}`, "↶", () => discard(app, e)), act(`Stage ${e.path}`, "+", () => stage(app, [e.path]))];
+        ul.append(h("li", { class: "git-row" }, h("button", {
           type: "button", class: "git-file", "data-side": side,
           title: side === "staged" ? `${e.path}: ${e.index}, staged (HEAD to the index)` : `${e.path}: ${e.worktree}, not staged (the index to the file)`,
-          onclick: () => void showDiff(app, e, side).catch((x) => m.say(String(x.message ?? x))),
-        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), h("span", {}, e.path), h("span", { class: "visually-hidden" }, ` ${code}`))));
+          onclick: () => void openChange(app, e, side).catch((x) => m.say(String(x.message ?? x))),
+        }, h("span", { class: `git-code ${code}`, "aria-hidden": "true" }, short[code] ?? "?"), midPath(e.path), h("span", { class: "visually-hidden" }, ` ${code}`)), h("span", { class: "git-acts" }, ...acts)));
       }
-      files.append(h("h3", { class: "git-group" }, title, h("span", { class: "count" }, ` ${list.length}`)), ul);
+      const all = side === "staged"
+        ? act("Unstage all changes", "−", () => stage(app, ["."], true))
+        : act("Stage all changes", "+", () => stage(app, ["."]));
+      files.append(h("h3", { class: "git-group" }, h("span", {}, title, h("span", { class: "count" }, ` ${list.length}`)), h("span", { class: "git-acts" }, all)), ul);
     };
     group("Staged changes", staged, "staged");
     group("Changes", unstaged, "worktree");
   }
   m.on("git", render);
   render();
+}
+
+/** A change as VS Code opens it, at its first change: an unstaged one in
+ * the file's own tab with the change inline (editable there), a staged or
+ * deleted one side by side. */
+async function openChange(app: App, e: GitEntry, side: "staged" | "worktree"): Promise<void> {
+  if (side === "worktree" && e.worktree !== "deleted") {
+    await openFile(app, e.path);
+    const tab = app.model.tabs.get(e.path);
+    if (tab?.unreadable) return; // a binary file: its tab says so
+    if (tab?.state) {
+      await showChanges(app, tab, ":");
+      goToChange(app, tab, 0);
+      app.editor.focus();
+      return;
+    }
+  }
+  await showDiff(app, e, side);
 }
 
 /** A change read-only, side by side: a staged one is HEAD against the
@@ -113,5 +146,10 @@ async function showDiff(app: App, e: GitEntry, side: "staged" | "worktree"): Pro
   const close = app.dialogs.open(title, [h("p", { class: "legend" }, h("span", {}, labels.a), h("span", {}, labels.b)), parent], [done], {
     wide: true,
     onCancel: () => view.destroy(),
+  });
+  // At the first change, not at line 1 (once the dialog is laid out).
+  requestAnimationFrame(() => {
+    const c = view.chunks[0];
+    if (c) view.b.dispatch({ effects: EditorView.scrollIntoView(Math.min(c.fromB, view.b.state.doc.length), { y: "center" }) });
   });
 }

@@ -1,35 +1,39 @@
-// The keyboard shortcuts (? shows them).
+// The keyboard shortcuts (? shows them): every command's, from the
+// registry, then the keys that work inside one part of the page.
 
 import type { App } from "../app";
 import { h } from "../dom";
+import { commands, keyLabel } from "../commands";
 
+/** Keys of one place (the tree, the tab list, the editor) that are not
+ * commands of their own. */
 export const keys: [string, string][] = [
-  ["Ctrl/Cmd+P", "Go to file"],
-  ["Ctrl/Cmd+S", "Save (guarded by the version you opened)"],
-  ["Ctrl/Cmd+F", "Find and replace in the file"],
-  ["Ctrl/Cmd+G", "Go to line"],
   ["Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z", "Undo, redo"],
-  ["Ctrl/Cmd+Shift+E", "Files"],
-  ["Ctrl/Cmd+Shift+F", "Search across files"],
-  ["Ctrl/Cmd+Shift+G", "Git"],
-  ["Ctrl/Cmd+Shift+Y", "Activity"],
-  ["Ctrl/Cmd+Shift+B", "Run a command, watch its output (and agents' commands)"],
-  ["F12, Ctrl/Cmd+click", "Go to definition (from the language server)"],
-  ["Shift+F12", "Find references"],
-  ["F2", "Rename the symbol (preview, then apply); in the tree, rename the file"],
-  ["Ctrl/Cmd+Shift+O", "Go to a symbol of the file"],
-  ["Ctrl/Cmd+Shift+M", "Problems"],
   ["Arrows, Home, End, Enter, F2, Delete", "Move, open, rename, delete in the tree"],
   ["Shift+F10, right-click", "The tree item's menu: new file or folder, rename, delete"],
-  ["Alt+PageDown, Alt+PageUp", "Next, previous tab (also Ctrl+PageDown/PageUp where the browser lets them through)"],
   ["Arrows, Home, End, Delete", "Move between, close tabs (in the tab list)"],
   ["Esc, then Tab", "Leave the editor for the next control"],
-  ["?", "This list"],
 ];
 
+/** What a command's title says, for the list: "Search across files" for
+ * the Search view, and the title itself otherwise. */
+const plain: Record<string, string> = {
+  "view.files": "Files",
+  "view.search": "Search across files",
+  "view.git": "Git",
+  "view.activity": "Activity",
+  "file.save": "Save (guarded by the version you opened)",
+  "tab.next": "Next tab (also Ctrl+PageDown where the browser lets it through)",
+  "tab.previous": "Previous tab (also Ctrl+PageUp where the browser lets it through)",
+};
+
 export function showHelp(app: App): void {
+  const rows = commands()
+    .filter((c) => c.keys?.length)
+    .map((c): [string, string] => [c.keys!.filter((k) => !(c.id.startsWith("tab.") && k.startsWith("Ctrl+"))).map(keyLabel).join(", "), plain[c.id] ?? c.title]);
   const done = h("button", { type: "button", class: "primary", onclick: () => close() }, "Close");
   const close = app.dialogs.open("Keyboard shortcuts", [
-    h("table", { class: "keys" }, h("tbody", {}, ...keys.map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
+    h("p", { class: "legend" }, "Every action, with or without a shortcut, is in the command palette: Ctrl+Shift+P or F1."),
+    h("table", { class: "keys" }, h("tbody", {}, ...[...rows, ...keys].map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
   ], [done]);
 }

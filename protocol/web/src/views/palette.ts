@@ -1,14 +1,17 @@
-// Go to file (Ctrl/Cmd-P): a combobox over editor_find. Results come as
-// the person types (one find in flight; an answer overtaken by typing is
-// dropped for one of the newest text), the
-// matched characters marked from the result's positions; Enter opens the
-// file as a shared tab.
+// The palette, as VS Code's quick open: go to file (Ctrl/Cmd-P), a
+// combobox over editor_find, and with ">" first (Ctrl+Shift+P, F1) every
+// command of the registry with its shortcut. Files come as the person
+// types (one find in flight; an answer overtaken by typing is dropped for
+// one of the newest text), the matched characters marked from the
+// result's positions; Enter opens the file as a shared tab. Commands are
+// filtered here, at each key, with nothing asked of the server.
 
 import type { App } from "../app";
 import { h } from "../dom";
 import { openFile } from "../docs";
 import type { FindResult } from "../wire";
-
+import { reveal } from "../files";
+import { commands, keyLabel, runCommand, type Command } from "../commands";
 
 /** Byte offsets into a UTF-8 string, as UTF-16 indexes into s. */
 export function byteToIndex(s: string, bytes: number[]): Set<number> {
@@ -46,31 +49,108 @@ export function marked(s: string, at: Set<number>): (Node | string)[] {
   return out;
 }
 
-export function openPalette(app: App): void {
+/** Ranks command titles for a query: every word of it must be in the
+ * title, in order of appearance or not; a title that starts with the
+ * query, or has it at a word's start, comes first. Returns the commands
+ * with the indexes of the matched characters. */
+export function rankCommands(list: Command[], query: string): { command: Command; at: Set<number> }[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const out: { command: Command; at: Set<number>; score: number }[] = [];
+  for (const c of list) {
+    const t = c.title.toLowerCase();
+    const at = new Set<number>();
+    let score = 0;
+    let ok = true;
+    for (const w of words) {
+      let i = t.indexOf(w);
+      // At a word's start beats inside a word.
+      for (let j = i; j >= 0; j = t.indexOf(w, j + 1)) {
+        if (j === 0 || /[\s:(]/.test(t[j - 1])) {
+          i = j;
+          score += j === 0 ? 30 : 20;
+          break;
+        }
+      }
+      if (i < 0) {
+        // Letters in order (gtcm: Git: Commit).
+        let k = 0;
+        const pos: number[] = [];
+        for (const ch of w) {
+          k = t.indexOf(ch, k);
+          if (k < 0) break;
+          pos.push(k++);
+        }
+        if (pos.length !== w.length) {
+          ok = false;
+          break;
+        }
+        pos.forEach((p) => at.add(p));
+        continue;
+      }
+      score += 10;
+      for (let j = 0; j < w.length; j++) at.add(i + j);
+    }
+    if (ok) out.push({ command: c, at, score });
+  }
+  return out.sort((a, b) => b.score - a.score || a.command.title.localeCompare(b.command.title));
+}
+
+interface Item {
+  id: string;
+  label: (Node | string)[];
+  keys?: string;
+  run(): void;
+}
+
+/** Opens the palette: files, or commands when the text starts with ">". */
+export function openPalette(app: App, text = ""): void {
   const input = h("input", {
     type: "text", role: "combobox", "aria-label": "File name", "aria-expanded": "true", "aria-controls": "palette-list",
-    "aria-autocomplete": "list", spellcheck: "false", placeholder: "Type part of a file's name",
+    "aria-autocomplete": "list", spellcheck: "false", placeholder: "Type part of a file's name, or > for commands",
   });
+  input.value = text;
   const list = h("ul", { role: "listbox", id: "palette-list", "aria-label": "Files", class: "palette-list" });
   const note = h("p", { class: "palette-note", role: "status" });
-  let paths: string[] = [];
+  let items: Item[] = [];
   let active = 0;
-  const render = (r: Pick<FindResult, "matches" | "truncated">) => {
+  const isCommands = () => input.value.startsWith(">");
+  const show = (next: Item[], empty: string) => {
     list.replaceChildren();
-    paths = r.matches.map((x) => x.path);
+    items = next;
     active = 0;
-    r.matches.forEach((x, i) => {
+    next.forEach((it, i) => {
       list.append(h("li", {
-        role: "option", id: `palette-opt-${i}`, "aria-selected": String(i === 0), "data-path": x.path,
+        role: "option", id: `palette-opt-${i}`, "aria-selected": String(i === 0), "data-path": it.id,
         onmousedown: (ev: Event) => { ev.preventDefault(); pick(i); },
-      }, ...marked(x.path, byteToIndex(x.path, x.positions))));
+      }, h("span", { class: "label" }, ...it.label), it.keys ? h("kbd", {}, keyLabel(it.keys)) : null));
     });
-    note.textContent = r.matches.length ? (r.truncated ? "More candidates than were ranked; type more." : "") : input.value ? "No file matches." : "";
+    note.textContent = next.length ? "" : empty;
     mark();
+  };
+  const renderFiles = (r: Pick<FindResult, "matches" | "truncated">) => {
+    show(r.matches.map((x) => ({
+      id: x.path,
+      label: marked(x.path, byteToIndex(x.path, x.positions)),
+      run: () => {
+        void openFile(app, x.path).then(() => app.editor.focus()).catch((e) => app.model.say(String(e.message ?? e), `open:${x.path}`));
+        void reveal(app, x.path).catch(() => {});
+      },
+    })), input.value ? "No file matches." : "");
+    if (r.matches.length && r.truncated) note.textContent = "More candidates than were ranked; type more.";
+  };
+  const renderCommands = () => {
+    const q = input.value.slice(1).trim();
+    const ranked = q ? rankCommands(commands().filter((c) => !c.when || c.when(app)), q) : commands().filter((c) => !c.when || c.when(app)).map((c) => ({ command: c, at: new Set<number>() }));
+    show(ranked.map(({ command: c, at }) => ({
+      id: c.id,
+      label: marked(c.title, at),
+      keys: c.keys?.[0],
+      run: () => void runCommand(app, c.id),
+    })), "No command matches.");
   };
   const mark = () => {
     list.querySelectorAll("[role=option]").forEach((el, i) => el.setAttribute("aria-selected", String(i === active)));
-    if (paths.length) input.setAttribute("aria-activedescendant", `palette-opt-${active}`);
+    if (items.length) input.setAttribute("aria-activedescendant", `palette-opt-${active}`);
     else input.removeAttribute("aria-activedescendant");
     list.querySelector(`#palette-opt-${active}`)?.scrollIntoView({ block: "nearest" });
   };
@@ -92,13 +172,10 @@ export function openPalette(app: App): void {
       do {
         changed = false;
         const q = input.value.trim();
-        if (!q) {
-          render({ matches: [], truncated: false });
-          break;
-        }
+        if (!q || isCommands()) break;
         try {
           const r = await app.link.call<FindResult>("editor_find", { query: q, limit: 50 });
-          if (!changed) render(r);
+          if (!changed && !isCommands()) renderFiles(r);
         } catch (e) {
           if (!changed) note.textContent = (e as Error).message;
         }
@@ -107,23 +184,39 @@ export function openPalette(app: App): void {
       inFlight = false;
     }
   };
-  const pick = (i: number) => {
-    const p = paths[i];
-    if (!p) return;
-    close();
-    void openFile(app, p).then(() => app.editor.focus()).catch((e) => app.model.say(String(e.message ?? e)));
+  let mode = "";
+  const update = () => {
+    const now = isCommands() ? "commands" : "files";
+    if (now !== mode) {
+      mode = now;
+      title.textContent = now === "commands" ? "Commands" : "Go to file";
+      input.setAttribute("aria-label", now === "commands" ? "Command" : "File name");
+      list.setAttribute("aria-label", now === "commands" ? "Commands" : "Files");
+      list.classList.toggle("commands", now === "commands");
+    }
+    if (now === "commands") renderCommands();
+    else if (!input.value.trim()) renderFiles({ matches: [], truncated: false });
+    else void query();
   };
-  input.addEventListener("input", () => void query());
+  const pick = (i: number) => {
+    const it = items[i];
+    if (!it) return;
+    close();
+    it.run();
+  };
+  input.addEventListener("input", update);
   input.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
       ev.preventDefault();
-      if (paths.length) active = (active + (ev.key === "ArrowDown" ? 1 : paths.length - 1)) % paths.length;
+      if (items.length) active = (active + (ev.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
       mark();
     } else if (ev.key === "Enter") {
       ev.preventDefault();
       pick(active);
     }
   });
-  const close = app.dialogs.open("Go to file", [input, note, list], [], { palette: true });
+  const close = app.dialogs.open(text.startsWith(">") ? "Commands" : "Go to file", [input, note, list], [], { palette: true });
+  const title = document.querySelector<HTMLElement>("[role=dialog].palette h2")!;
+  update();
   input.focus();
 }

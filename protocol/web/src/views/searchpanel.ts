@@ -7,10 +7,12 @@
 
 import { EditorSelection } from "@codemirror/state";
 import type { App } from "../app";
-import { h } from "../dom";
+import { h, midPath } from "../dom";
 import { load, openFile } from "../docs";
+import { reveal } from "../files";
 import { byteToIndex, marked } from "./palette";
 import type { ReplaceResult, SearchResult } from "../wire";
+import { patchView } from "./patch";
 
 
 
@@ -27,6 +29,8 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   const include = h("input", { type: "text", "aria-label": "Files to include", placeholder: "include, e.g. *.go, src/**", spellcheck: "false" });
   const exclude = h("input", { type: "text", "aria-label": "Files to exclude", placeholder: "exclude, e.g. *_test.go", spellcheck: "false" });
   const replace = h("input", { type: "text", "aria-label": "Replace", placeholder: "Replace with", spellcheck: "false" });
+  // VS Code's AB toggle: each match keeps its case (FOO → BAR, Foo → Bar).
+  const keepCase = h("input", { type: "checkbox" });
   const preview = h("button", { type: "button", onclick: () => void previewReplace() }, "Replace all…");
   const summary = h("p", { class: "panel-note", role: "status" });
   const results = h("div", { class: "search-results" });
@@ -34,7 +38,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
   parent.append(
     h("h2", { class: "panel-title" }, "Search"),
     h("div", { class: "search-form" }, pattern, h("div", { class: "search-opts" }, box(regex, "Regex"), box(matchCase, "Match case"), box(word, "Whole word")),
-      include, exclude, h("div", { class: "search-replace" }, replace, preview)),
+      include, exclude, h("div", { class: "search-replace" }, replace, preview), h("div", { class: "search-opts" }, box(keepCase, "Preserve case"))),
     summary, results,
   );
 
@@ -95,11 +99,12 @@ export function searchPanel(parent: HTMLElement, app: App): void {
           onclick: () => void goTo(f.path, hit).catch((e) => m.say(String(e.message ?? e))),
         }, h("span", { class: "ln" }, `${hit.line}`), h("span", { class: "tx" }, ...marked(dots + hit.text.slice(lead), shifted)))));
       }
-      results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, f.path, h("span", { class: "count" }, ` ${f.hits.length}`)), list));
+      results.append(h("section", { class: "hit-file", "aria-label": f.path }, h("h3", {}, midPath(f.path), h("span", { class: "count" }, ` ${f.hits.length}`)), list));
     }
   }
 
   async function goTo(path: string, hit: Hit): Promise<void> {
+    void reveal(app, path).catch(() => {});
     await openFile(app, path);
     const tab = m.tabs.get(path);
     if (!tab) return;
@@ -114,7 +119,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
 
   async function previewReplace(): Promise<void> {
     if (!last || !last.files.length) {
-      m.say("Search first: replace works on the files the search found.");
+      m.say("Search first: replace works on the files the search found.", "replace");
       return;
     }
     // Every file with a match (the hits shown may stop at max_matches),
@@ -123,14 +128,15 @@ export function searchPanel(parent: HTMLElement, app: App): void {
     const a = args();
     const found = await app.link.call<SearchResult>("editor_search", { ...a, output: "files", max_matches: 20000 });
     if (found.truncated || found.files.length > 2000) {
-      m.say("Too many files to replace in at once: narrow the search with include or exclude.");
+      m.say("Too many files to replace in at once: narrow the search with include or exclude.", "replace");
       return;
     }
-    const { include_glob: _i, exclude_glob: _e, ...match } = a;
+    const { include_glob: _i, exclude_glob: _e, ...rest } = a;
+    const match = keepCase.checked ? { ...rest, preserve_case: true } : rest;
     const dry = await app.link.call<ReplaceResult>("editor_replace", { ...match, with: replace.value, paths: found.files.map((f) => f.path) });
     const plans = dry.files.filter((f) => f.replaced > 0);
     if (!plans.length) {
-      m.say("Nothing to replace.");
+      m.say("Nothing to replace.", "replace");
       return;
     }
     const unsaved = plans.filter((p) => m.tabs.get(p.path)?.dirty).map((p) => p.path);
@@ -138,11 +144,12 @@ export function searchPanel(parent: HTMLElement, app: App): void {
     const apply = h("button", { type: "button", class: "primary", onclick: () => void applyAll() }, `Replace in ${plans.length} ${plans.length === 1 ? "file" : "files"}`);
     const cancel = h("button", { type: "button", onclick: () => close() }, "Cancel");
     const notes: Node[] = unsaved.length ? [h("p", { class: "note" }, `You have unsaved edits in ${unsaved.join(", ")}: the replace changes the file on disk, and the tab then offers a merge.`)] : [];
+    m.done("replace");
     const close = app.dialogs.open("Replace across files", [
       h("p", {}, `${count} ${count === 1 ? "match" : "matches"} in ${plans.length} ${plans.length === 1 ? "file" : "files"}. Each file is written only if it is still the version shown here.`),
       ...notes,
       h("div", { class: "patches" }, ...plans.map((p) => h("section", { "aria-label": p.path }, h("h3", {}, p.path, h("span", { class: "count" }, ` ${p.replaced}`)),
-        h("pre", { class: "patch" }, p.patch || "(the change is too large to show)")))),
+        p.patch ? patchView(p.patch) : h("pre", { class: "patch" }, "(the change is too large to show)")))),
     ], [apply, cancel], { wide: true });
 
     async function applyAll(): Promise<void> {
@@ -160,6 +167,7 @@ export function searchPanel(parent: HTMLElement, app: App): void {
       } catch (e) {
         said = `Nothing replaced: ${(e as Error).message}`;
       }
+      m.done("replace", said);
       await run();
       summary.textContent = said;
     }

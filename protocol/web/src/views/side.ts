@@ -1,60 +1,112 @@
-// The side bar: a tab list (Files, Search, Git, Activity, Run) over the panel of
-// the chosen one. Which one shows is the model's.
+// The activity bar and the side bar, as VS Code lays them out: a column of
+// icons (role=tablist), one per view, and beside it the chosen view's
+// panel. Clicking the shown view's icon, or Ctrl+B, hides the side bar.
+// Views come from a registry; a feature adds its own in one line:
+//
+//   addSideView({ id: "review", label: "Review", icon: icons.review, keys: "Ctrl+Shift+R", build: reviewPanel });
+//
+// Each view gets a panel (section#panel-<id>), built when it is added, and
+// a command to show it (View: <label>) with its shortcut.
 
 import type { App } from "../app";
 import { h } from "../dom";
-import type { SideView } from "../model";
+import { addCommand } from "../commands";
+import { icon, icons } from "../icons";
 
-const views: { id: SideView; label: string; keys: string }[] = [
-  { id: "files", label: "Files", keys: "Ctrl+Shift+E" },
-  { id: "search", label: "Search", keys: "Ctrl+Shift+F" },
-  { id: "git", label: "Git", keys: "Ctrl+Shift+G" },
-  { id: "activity", label: "Activity", keys: "Ctrl+Shift+Y" },
-  { id: "run", label: "Run", keys: "Ctrl+Shift+B" },
+export interface SideViewDef {
+  id: string;
+  label: string;
+  /** Line drawings for the activity bar (icons.ts). */
+  icon: string[];
+  /** The shortcut that shows it ("Ctrl+Shift+E"). */
+  keys?: string;
+  /** Fills the view's panel, once. */
+  build?(panel: HTMLElement, app: App): void;
+}
+
+const defs: SideViewDef[] = [
+  { id: "files", label: "Files", icon: icons.files, keys: "Ctrl+Shift+E" },
+  { id: "search", label: "Search", icon: icons.search, keys: "Ctrl+Shift+F" },
+  { id: "git", label: "Git", icon: icons.git, keys: "Ctrl+Shift+G" },
+  { id: "activity", label: "Activity", icon: icons.activity, keys: "Ctrl+Shift+Y" },
 ];
 
-export function sideView(parent: HTMLElement, app: App): Record<SideView, HTMLElement> {
+let mount: ((d: SideViewDef) => void) | null = null;
+
+/** Adds a view to the activity bar and the side bar. */
+export function addSideView(def: SideViewDef): void {
+  if (defs.some((d) => d.id === def.id)) return;
+  defs.push(def);
+  mount?.(def);
+}
+
+/** Builds the activity bar into bar and the panels into side; returns the
+ * panels by view id (the built-in views are filled by their modules). */
+export function sideView(side: HTMLElement, app: App, bar: HTMLElement = side): Record<string, HTMLElement> {
   const m = app.model;
-  const bar = h("div", { role: "tablist", "aria-label": "Side panels", class: "sidebar" });
-  const panels = {} as Record<SideView, HTMLElement>;
-  const tabs = new Map<SideView, HTMLElement>();
-  for (const v of views) {
+  const list = h("div", { role: "tablist", "aria-label": "Side bar views", "aria-orientation": "vertical", class: "activitybar-views" });
+  bar.append(list);
+  const panelsBox = h("div", { class: "panels" });
+  side.append(panelsBox);
+  const panels: Record<string, HTMLElement> = {};
+  const tabs = new Map<string, HTMLElement>();
+  mount = (v) => {
     const tab = h("button", {
-      type: "button", role: "tab", id: `side-${v.id}`, "aria-controls": `panel-${v.id}`, title: `${v.label} (${v.keys})`,
-      onclick: () => show(app, v.id),
-    }, v.label);
+      type: "button", role: "tab", id: `side-${v.id}`, "aria-controls": `panel-${v.id}`, "aria-label": v.label,
+      title: v.keys ? `${v.label} (${v.keys})` : v.label,
+      onclick: () => (m.side === v.id && !m.sideHidden ? toggleSide(app) : show(app, v.id)),
+    }, icon(v.icon));
     tabs.set(v.id, tab);
-    bar.append(tab);
-    panels[v.id] = h("section", { role: "tabpanel", id: `panel-${v.id}`, "aria-labelledby": `side-${v.id}`, class: "panel" });
-  }
-  parent.append(bar, h("div", { class: "panels" }, ...Object.values(panels)));
+    list.append(tab);
+    const panel = h("section", { role: "tabpanel", id: `panel-${v.id}`, "aria-labelledby": `side-${v.id}`, class: "panel" });
+    panels[v.id] = panel;
+    panelsBox.append(panel);
+    v.build?.(panel, app);
+    addCommand({ id: `view.${v.id}`, title: `View: ${v.label}`, keys: v.keys ? [v.keys] : undefined, run: () => show(app, v.id) });
+    render();
+  };
   function render(): void {
-    for (const v of views) {
+    for (const v of defs) {
       const on = m.side === v.id;
-      tabs.get(v.id)!.setAttribute("aria-selected", String(on));
-      tabs.get(v.id)!.tabIndex = on ? 0 : -1;
+      const tab = tabs.get(v.id);
+      if (!tab) continue;
+      tab.setAttribute("aria-selected", String(on && !m.sideHidden));
+      tab.classList.toggle("current", on);
+      tab.tabIndex = on ? 0 : -1;
       panels[v.id].hidden = !on;
     }
+    document.querySelector(".layout")?.classList.toggle("no-side", m.sideHidden);
   }
+  for (const v of defs) mount(v);
   m.on("side", render);
-  render();
-  bar.addEventListener("keydown", (ev) => {
-    const i = views.findIndex((v) => v.id === m.side);
-    const j = ev.key === "ArrowRight" ? i + 1 : ev.key === "ArrowLeft" ? i - 1 : -9;
+  list.addEventListener("keydown", (ev) => {
+    const i = defs.findIndex((v) => v.id === m.side);
+    const j = ev.key === "ArrowDown" || ev.key === "ArrowRight" ? i + 1 : ev.key === "ArrowUp" || ev.key === "ArrowLeft" ? i - 1 : -9;
     if (j === -9) return;
     ev.preventDefault();
-    show(app, views[(j + views.length) % views.length].id);
-    tabs.get(m.side)!.focus();
+    const next = defs[(j + defs.length) % defs.length].id;
+    app.model.side = next;
+    app.model.sideHidden = false;
+    app.model.changed("side");
+    tabs.get(next)!.focus();
   });
+  addCommand({ id: "view.toggleSide", title: "View: Toggle side bar", keys: ["Ctrl+B"], run: () => toggleSide(app) });
   return panels;
 }
 
-/** Shows a side panel and puts the focus in it. */
-export function show(app: App, id: SideView): void {
+/** Shows a side panel (the side bar too) and puts the focus in it. */
+export function show(app: App, id: string): void {
   app.model.side = id;
+  app.model.sideHidden = false;
   app.model.changed("side");
   // The panel's first field, or the tree's current item.
   queueMicrotask(() => document.querySelector<HTMLElement>(`#panel-${id} [data-autofocus], #panel-${id} [role=tree] [tabindex="0"]`)?.focus());
 }
 
-export const shortcuts = views;
+/** Hides the side bar, or shows it again (Ctrl+B). */
+export function toggleSide(app: App): void {
+  const m = app.model;
+  m.sideHidden = !m.sideHidden;
+  m.changed("side");
+  if (m.sideHidden && document.activeElement?.closest(".side")) app.editor.focus();
+}

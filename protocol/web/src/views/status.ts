@@ -3,6 +3,7 @@
 
 import type { App } from "../app";
 import { h } from "../dom";
+import { focusedState } from "./split";
 
 const linkText = { connecting: "connecting…", online: "connected", offline: "reconnecting…", unauthorized: "token refused" };
 
@@ -17,7 +18,7 @@ export function statusView(parent: HTMLElement, app: App): void {
   parent.append(h("footer", { class: "status" }, root, branch, msg, cursor, file, link));
   let shown = -1;
   function renderCursor(): void {
-    const st = m.activeTab?.state;
+    const st = focusedState(app);
     if (!st) {
       cursor.textContent = "";
       return;

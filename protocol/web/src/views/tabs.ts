@@ -6,6 +6,7 @@ import { h } from "../dom";
 import { activate, closeTab } from "../docs";
 import type { Tab } from "../model";
 import { recentlyByAgents } from "../activity";
+import { fileIcon } from "../icons";
 
 function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; why: string } {
   if (tab.otherRoot) return { cls: "detached", mark: "●", why: `in ${tab.otherRoot}, no longer the workspace root; unsaved edits kept here` };
@@ -16,6 +17,7 @@ function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; wh
   if (tab.dirtyElsewhere) return { cls: "elsewhere", mark: "◌", why: "unsaved edits in another editor" };
   if (recent.has(tab.path)) return { cls: "recent", mark: "◆", why: "changed by an agent in the last minute" };
   if (tab.readOnly) return { cls: "readonly", mark: "", why: "read-only" };
+  if (tab.unreadable) return { cls: "unreadable", mark: "", why: tab.unreadable.code === "binary" ? "binary, not shown" : "cannot be opened" };
   return { cls: "", mark: "", why: "" };
 }
 
@@ -56,6 +58,7 @@ export function tabsView(parent: HTMLElement, app: App): void {
           onclick: () => activate(app, path),
           onauxclick: (ev: MouseEvent) => ev.button === 1 && void closeTab(app, tab),
         },
+        fileIcon(tab.name),
         h("span", { class: "name" }, tab.name),
         st.mark ? h("span", { class: "mark", "aria-hidden": "true" }, st.mark) : null,
       );

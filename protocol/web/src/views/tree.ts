@@ -9,6 +9,7 @@ import { openFile } from "../docs";
 import { collapse, create, expand, remove, rename } from "../files";
 import type { Entry } from "../model";
 import { openMenu, type MenuItem } from "./menu";
+import { fileIcon, folderIcon } from "../icons";
 
 export function treeView(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -48,7 +49,7 @@ export function treeView(parent: HTMLElement, app: App): void {
         "data-path": e.path,
         class: isDir ? "dir" : m.active === e.path ? "file open" : "file",
       },
-      h("span", { class: "row" }, h("span", { class: "twisty", "aria-hidden": "true" }, isDir ? (open ? "▾" : "▸") : ""), h("span", { class: "label" }, e.name)),
+      h("span", { class: "row" }, h("span", { class: "twisty", "aria-hidden": "true" }, isDir ? (open ? "▾" : "▸") : ""), isDir ? folderIcon(open) : fileIcon(e.name), h("span", { class: "label" }, e.name)),
     );
     // CSSOM, not a style attribute: the CSP allows no inline styles.
     (li.firstElementChild as HTMLElement).style.paddingLeft = `${(level - 1) * 14 + 6}px`;

@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"./chunk-IPB6KQ2C.js";import"./chunk-3VN7VEPV.js";import"./chunk-RR3MUZ3F.js";import"./chunk-FSQDWJRR.js";import"./chunk-QVMXMQI3.js";import"./chunk-4RJXV4NM.js";import"./chunk-DCANE7XH.js";export{e as autoCloseTags,d as html,a as htmlCompletionSource,b as htmlCompletionSourceWith,c as htmlLanguage};

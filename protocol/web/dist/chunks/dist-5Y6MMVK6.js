@@ -1,0 +1,1 @@
+import{a,b,c,d,e}from"./chunk-NJIEJ5YS.js";import"./chunk-RBSDSTTE.js";import"./chunk-ORHNFLGS.js";import"./chunk-RXMIRR3X.js";import"./chunk-6JJUIOHP.js";import"./chunk-QNJ2LNUB.js";import"./chunk-DCANE7XH.js";export{e as autoCloseTags,d as html,a as htmlCompletionSource,b as htmlCompletionSourceWith,c as htmlLanguage};

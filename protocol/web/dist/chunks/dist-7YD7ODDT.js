@@ -1,0 +1,1 @@
+import{a,b,c,d}from"./chunk-RXMIRR3X.js";import"./chunk-6JJUIOHP.js";import"./chunk-QNJ2LNUB.js";import"./chunk-DCANE7XH.js";export{d as css,b as cssCompletionSource,c as cssLanguage,a as defineCSSCompletionSource};

@@ -1,1 +1,0 @@
-import{a,b,c,d}from"./chunk-FSQDWJRR.js";import"./chunk-QVMXMQI3.js";import"./chunk-4RJXV4NM.js";import"./chunk-DCANE7XH.js";export{d as css,b as cssCompletionSource,c as cssLanguage,a as defineCSSCompletionSource};
