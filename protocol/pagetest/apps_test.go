@@ -82,10 +82,11 @@ func TestMergeViewAsMCPApp(t *testing.T) {
 		t.Fatalf("the view: %s, %d bytes", html.MIMEType, len(html.Text))
 	}
 
-	// The agent read the file, someone changed it, the agent's save is a conflict.
+	// The agent read the file, someone changed the line the agent changes
+	// too: the agent's save is a conflict (a change elsewhere would merge).
 	opened := agent.call("editor_open", map[string]any{"path": "a.txt", "tab": false})
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\n2\nthree\n"), 0o644)
-	saveArgs := map[string]any{"path": "a.txt", "content": "one\ntwo\nthree\nfour\n", "expected_version": opened["version"]}
+	saveArgs := map[string]any{"path": "a.txt", "content": "one\nTWO\nthree\nfour\n", "expected_version": opened["version"]}
 	cres, err := agent.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "editor_save", Arguments: saveArgs}})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestMergeViewAsMCPApp(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		b, _ := os.ReadFile(filepath.Join(root, "a.txt"))
-		if string(b) == "one\ntwo\nthree\nfour\n" {
+		if string(b) == "one\nTWO\nthree\nfour\n" {
 			break
 		}
 		if time.Now().After(deadline) {
