@@ -1,11 +1,14 @@
 package editor
 
+import "github.com/editord/editord/editor/turns"
+
 // Config is the whole configuration file (CONTRACT.md §6). The toml tags
 // are the key names; cmd/editord rejects keys that are not here.
 type Config struct {
-	Limits Limits     `toml:"limits"`
-	Jail   JailConfig `toml:"jail"`
-	Walk   WalkConfig `toml:"walk"`
+	Limits Limits       `toml:"limits"`
+	Jail   JailConfig   `toml:"jail"`
+	Walk   WalkConfig   `toml:"walk"`
+	Turns  turns.Config `toml:"turns"`
 }
 
 // Limits bound what one call may cost.
@@ -61,5 +64,6 @@ func DefaultConfig() Config {
 		Walk: WalkConfig{
 			Noise: []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"},
 		},
+		Turns: turns.DefaultConfig(),
 	}
 }

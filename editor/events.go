@@ -81,6 +81,9 @@ func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Resu
 }
 
 // changeEventOf is changeEvent for a diff already computed by changeDiff.
+// The contents before and after are kept for the change's turn (review and
+// revert, editor/turns), so every write that makes its event here is
+// revertible.
 func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result, afterVersion ...string) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
@@ -91,6 +94,12 @@ func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, 
 			v = Version(after)
 		}
 		ev.Version = &v
+		s.turns.Keep(after, v)
+	}
+	if kind != "created" {
+		p := s.versions.peek(l.abs, before)
+		ev.Prev = &p
+		s.turns.Keep(before, p)
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
 	if d.Truncated {
@@ -119,10 +128,14 @@ func capPatch(p string, n int) (string, bool) {
 func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	who := by(ctx)
+	turn := turnOf(ctx)
 	for i := range evs {
 		evs[i].Time = now
 		if evs[i].By == "" {
 			evs[i].By = who
+		}
+		if evs[i].Turn == "" {
+			evs[i].Turn = turn // a revert's own turn; the journal's stamp gives the rest theirs
 		}
 	}
 	// Concurrent writes of this process share one append (workspace's

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/editord/editord/editor/turns"
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -40,6 +41,9 @@ type Service struct {
 	versions versionMemo
 	// calls counts the calls in progress (calls.go).
 	calls callCount
+	// turns is the book of turns (editor/turns): every change journaled
+	// is stamped with its turn there.
+	turns *turns.Book
 }
 
 // New opens the jail and the state dir.
@@ -94,7 +98,14 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail)}
+	book, err := turns.Open(store.Dir(), cfg.Turns, Version, opt.Warn)
+	if err != nil {
+		store.Close()
+		jail.Close()
+		return nil, err
+	}
+	store.SetStamper(book.Stamp)
+	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, watch: &watchState{}, find: search.New(jail), turns: book}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})
@@ -184,6 +195,7 @@ func DefaultStateDir(jailRoot string) string {
 // Close releases the jail and the state dir.
 func (s *Service) Close() error {
 	s.find.Close()
+	s.turns.Close()
 	s.store.Close()
 	return s.jail.Close()
 }

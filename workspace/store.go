@@ -30,6 +30,8 @@ type Store struct {
 	// applies and appends batch concurrent changes (group.go).
 	applies combiner[func(*Record) bool]
 	appends combiner[appendReq]
+	// stamp gives appended events their turn (SetStamper).
+	stamp atomic.Pointer[Stamper]
 }
 
 const (

@@ -55,7 +55,7 @@ func loadConfig(path string) (editor.Config, string, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk]; see README.md)", abs, strings.Join(keys, ", "))
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [turns]; see README.md)", abs, strings.Join(keys, ", "))
 	}
 	if err := validate(cfg); err != nil {
 		return cfg, "", fmt.Errorf("config %s: %w", abs, err)
@@ -74,6 +74,8 @@ func validate(c editor.Config) error {
 		{"limits.search_max_matches", int64(l.SearchMaxMatches)}, {"limits.git_timeout_ms", int64(l.GitTimeoutMS)},
 		{"limits.event_patch_bytes", int64(l.EventPatchBytes)}, {"limits.changes_kept", int64(l.ChangesKept)},
 		{"jail.max_read_bytes", c.Jail.MaxReadBytes}, {"jail.max_write_bytes", c.Jail.MaxWriteBytes},
+		{"turns.idle_ms", int64(c.Turns.IdleMS)}, {"turns.kept", int64(c.Turns.Kept)},
+		{"turns.keep_bytes", c.Turns.KeepBytes}, {"turns.keep_file_bytes", c.Turns.KeepFileBytes},
 	}
 	for _, ch := range checks {
 		if ch.v <= 0 {
