@@ -143,7 +143,7 @@ func (r *RevertResponse) add(p *turns.Plan) {
 	if u.Hunks == nil {
 		u.Hunks = []int{}
 	}
-	if p.To != p.Path {
+	if p.To != p.Path && p.Now.Exists {
 		from := p.Path
 		u.From = &from
 	}
@@ -174,14 +174,25 @@ func (s *Service) carryOut(ctx context.Context, p *turns.Plan) (moved, conflict 
 		return false, false, nil
 	}
 	at := absOf(p.Root, p.Path)
-	if p.To != p.Path {
-		if _, err := s.Move(ctx, &MoveRequest{From: at, To: absOf(p.Root, p.To)}); err != nil {
-			if code := shell.CodeOf(err); code == shell.CodeExists || code == shell.CodeNotFound {
-				p.Refused = append(p.Refused, turns.Refusal{Path: p.Path, Reason: fmt.Sprintf("%s cannot go back to %s: %s", p.Path, p.To, shell.AsError(err, at).Message), ChangedBy: []string{}})
-				p.Kind, p.Patch, p.Hunks = "", "", nil
-				return false, false, nil
+	if !p.Now.Exists && p.Result.Exists {
+		// Brought back where it was deleted, then moved back where it was
+		// before the turn moved it, as two changes a later revert follows.
+		r, err := s.Save(withPerm(ctx, fs.FileMode(p.Result.Mode)), &SaveRequest{Path: at, Content: string(p.Result.Data)})
+		if err != nil || r.Conflict {
+			if err == nil || shell.CodeOf(err) == shell.CodeExists {
+				return false, true, nil
 			}
 			return false, false, err
+		}
+		if p.To != p.Path && !s.moveBack(ctx, p) {
+			p.To = p.Path
+		}
+		return false, false, nil
+	}
+	if p.To != p.Path {
+		if !s.moveBack(ctx, p) {
+			p.Kind, p.Patch, p.Hunks = "", "", nil
+			return false, false, nil
 		}
 		moved = true
 		at = absOf(p.Root, p.To)
@@ -189,13 +200,6 @@ func (s *Service) carryOut(ctx context.Context, p *turns.Plan) (moved, conflict 
 	switch {
 	case p.Now.Exists && !p.Result.Exists:
 		conflict, err = s.removeGuarded(ctx, p.Root, at, p.Now.Version)
-	case !p.Now.Exists && p.Result.Exists:
-		var r *SaveResponse
-		r, err = s.Save(withPerm(ctx, fs.FileMode(p.Result.Mode)), &SaveRequest{Path: at, Content: string(p.Result.Data)})
-		conflict = err == nil && r.Conflict || shell.CodeOf(err) == shell.CodeExists
-		if conflict {
-			err = nil
-		}
 	case p.Result.Exists && !p.Result.Dir && !bytes.Equal(p.Now.Data, p.Result.Data):
 		v := p.Now.Version
 		var r *SaveResponse
@@ -206,6 +210,18 @@ func (s *Service) carryOut(ctx context.Context, p *turns.Plan) (moved, conflict 
 		conflict = err == nil && r.Conflict
 	}
 	return moved, conflict, err
+}
+
+// moveBack moves the file of p from p.Path back to p.To; false, with the
+// refusal noted in p, when something took its place there (or it is gone).
+func (s *Service) moveBack(ctx context.Context, p *turns.Plan) bool {
+	from := absOf(p.Root, p.Path)
+	_, err := s.Move(ctx, &MoveRequest{From: from, To: absOf(p.Root, p.To)})
+	if err == nil {
+		return true
+	}
+	p.Refused = append(p.Refused, turns.Refusal{Path: p.Path, Reason: fmt.Sprintf("%s cannot go back to %s: %s", p.Path, p.To, shell.AsError(err, from).Message), ChangedBy: []string{}})
+	return false
 }
 
 // removeGuarded deletes the file at abs if it still has version: the

@@ -3,6 +3,8 @@ package turns
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -29,6 +31,7 @@ type Book struct {
 	turns   []*turn // oldest first, at most cfg.Kept
 	byID    map[string]*turn
 	current map[string]*turn // by -> the writer's latest own turn
+	moves   []move           // the moves of the turns kept, by seq
 	next    int64            // the next turn's number
 	inFile  int              // turns begun in the log file (its rewrite is due past Kept+Kept/4)
 	sinceGC int64            // content bytes recorded since the last trim of the contents
@@ -132,7 +135,7 @@ func (b *Book) lockPath() string { return b.dir + "/" + lockName }
 // reset forgets everything read; the log is read again from its start.
 func (b *Book) reset() {
 	b.gen, b.ino, b.off, b.inFile, b.sinceGC = 0, 0, 0, 0, 0
-	b.turns, b.byID, b.current = nil, map[string]*turn{}, map[string]*turn{}
+	b.turns, b.byID, b.current, b.moves = nil, map[string]*turn{}, map[string]*turn{}, nil
 	b.next = 1
 }
 
@@ -231,6 +234,9 @@ func (b *Book) apply(r *rec) {
 		}
 		t.last = max(t.last, r.Time)
 		b.sinceGC += r.Size
+		if r.Kind == "moved" && r.From != "" {
+			b.addMove(move{seq: r.Seq, turn: t.id, root: r.Root, from: r.From, to: r.Path})
+		}
 	case "end":
 		if t := b.byID[r.Turn]; t != nil && t.ended == 0 {
 			t.ended = max(r.Time, 1)
@@ -292,6 +298,25 @@ func (b *Book) trim() {
 		}
 	}
 	b.turns = append([]*turn(nil), b.turns[n:]...)
+	// Moves older than every turn kept follow no file any more.
+	oldest := int64(-1)
+	for _, t := range b.turns {
+		if len(t.writes) > 0 && (oldest < 0 || t.writes[0].seq < oldest) {
+			oldest = t.writes[0].seq
+		}
+	}
+	k := 0
+	for k < len(b.moves) && b.moves[k].seq < oldest {
+		k++
+	}
+	b.moves = append([]move(nil), b.moves[k:]...)
+}
+
+// addMove files m among the moves by seq (a rewritten log lists changes by
+// turn, not by seq).
+func (b *Book) addMove(m move) {
+	i := sort.Search(len(b.moves), func(i int) bool { return b.moves[i].seq > m.seq })
+	b.moves = slices.Insert(b.moves, i, m)
 }
 
 func contains(ss []string, s string) bool {

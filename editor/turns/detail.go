@@ -72,7 +72,7 @@ func (b *Book) snap(id string) (snapshot, bool) {
 	if t == nil {
 		return snapshot{}, false
 	}
-	es := entries(t)
+	es := entries(t, b.moves)
 	sn := snapshot{t: t, sum: b.summaryOf(t, es), es: es}
 	if len(t.writes) == 0 {
 		return sn, true

@@ -1,6 +1,10 @@
 package turns
 
-import "github.com/editord/editord/workspace"
+import (
+	"sort"
+
+	"github.com/editord/editord/workspace"
+)
 
 // A turn's changes, file by file. A file of a turn (an entry) is followed
 // through the turn's own moves; its changes become stretches (segs): runs
@@ -30,31 +34,56 @@ type seg struct {
 	firstSeq int64
 }
 
+// move is a move of any turn, for following files through other
+// writers' moves made during a turn.
+type move struct {
+	seq            int64
+	turn           string
+	root, from, to string
+}
+
 // entries groups t's changes by file, in the order the turn first
-// changed each.
-func entries(t *turn) []*entry {
+// changed each. A file another writer moved while the turn went on stays
+// one entry (moves holds every move kept, by seq).
+func entries(t *turn, moves []move) []*entry {
 	var out []*entry
 	at := map[fileKey]*entry{}
+	// rekey moves the entries at or beneath from to beneath to and returns
+	// the one now at to exactly.
+	rekey := func(root, from, to string) *entry {
+		var moved *entry
+		for k, e := range at {
+			if e.root != root || !workspace.Within(e.path, from) {
+				continue
+			}
+			np, _ := workspace.Remap(e.path, from, to)
+			delete(at, k)
+			e.path = np
+			if np == to {
+				moved = e
+			}
+		}
+		for _, e := range out {
+			if e.root == root && workspace.Within(e.path, to) {
+				at[fileKey{e.root, e.path}] = e
+			}
+		}
+		return moved
+	}
+	mi := 0
+	if len(t.writes) > 0 {
+		first := t.writes[0].seq
+		mi = sort.Search(len(moves), func(i int) bool { return moves[i].seq > first })
+	}
 	for i := range t.writes {
 		w := &t.writes[i]
+		for ; mi < len(moves) && moves[mi].seq < w.seq; mi++ {
+			if m := moves[mi]; m.turn != t.id {
+				rekey(m.root, m.from, m.to)
+			}
+		}
 		if w.kind == "moved" && w.from != "" {
-			var moved *entry
-			for k, e := range at {
-				if e.root != w.root || !workspace.Within(e.path, w.from) {
-					continue
-				}
-				np, _ := workspace.Remap(e.path, w.from, w.path)
-				delete(at, k)
-				e.path = np
-				if np == w.path {
-					moved = e
-				}
-			}
-			for _, e := range out {
-				if e.root == w.root && workspace.Within(e.path, w.path) {
-					at[fileKey{e.root, e.path}] = e
-				}
-			}
+			moved := rekey(w.root, w.from, w.path)
 			if moved == nil {
 				moved = &entry{root: w.root, path: w.path, first: w.from}
 				out = append(out, moved)

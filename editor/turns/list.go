@@ -53,7 +53,7 @@ func (b *Book) List(q Query) (out []Summary, more int) {
 		if q.Path != "" && !touches(t, q.Root, q.Path) {
 			continue
 		}
-		es := entries(t)
+		es := entries(t, b.moves)
 		if q.Unreviewed && reviewed(t, es) {
 			continue
 		}
@@ -123,7 +123,7 @@ func (t *turn) fileReviewed(root, path string) bool {
 }
 
 // summary is t's Summary. Called with b.mu held or on a turn just made.
-func (b *Book) summary(t *turn) Summary { return b.summaryOf(t, entries(t)) }
+func (b *Book) summary(t *turn) Summary { return b.summaryOf(t, entries(t, b.moves)) }
 
 func (b *Book) summaryOf(t *turn, es []*entry) Summary {
 	s := Summary{Turn: t.id, By: t.by, Title: t.title, Start: stamp(t.start), End: stamp(t.last), Open: b.open(t, b.nowMS()),
