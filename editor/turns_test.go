@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/editord/editord/editor/turns"
 )
 
 // tnCtx is a call context of the writer by.
@@ -172,5 +170,4 @@ func TestTurnsRevertCreateDeleteMove(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o750 {
 		t.Fatalf("mode of the file brought back: %v %v", fi.Mode(), err)
 	}
-	_ = turns.Summary{}
 }

@@ -33,7 +33,11 @@ func renderTurn(r *rend, o *editor.TurnResponse) bool {
 // 14:02:11–14:03:40Z "title" (open, unreviewed).
 func turnLine(t *turns.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s +%d -%d %s–%s", t.Turn, t.By, plural(t.Files, "file", "files"), t.Added, t.Removed, clock(t.Start), clock(t.End))
+	start, end := clock(t.Start), clock(t.End)
+	if len(start) > 11 && len(end) > 11 && start[:11] == end[:11] {
+		end = end[11:] // the same day
+	}
+	fmt.Fprintf(&b, "%s %s %s +%d -%d %s–%s", t.Turn, t.By, plural(t.Files, "file", "files"), t.Added, t.Removed, start, end)
 	if t.Title != "" {
 		fmt.Fprintf(&b, " %q", t.Title)
 	}

@@ -1,0 +1,201 @@
+package editor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/editord/editord/editor/turns"
+)
+
+// A change another program makes while an agent is at work joins the
+// agent's turn, flagged external, and its revert undoes it too.
+func TestTurnsExternalJoinsTurnAtWork(t *testing.T) {
+	e := tcNew(t)
+	e.write("a.txt", "a\n")
+	e.write("b.txt", "one\ntwo\n")
+	e.open("b.txt") // the watcher knows its content: the external event has a patch
+	twStart(t, e.s)
+	twReady(t, e.s, e.root)
+	e.tnSave("agent#1", "a.txt", "a agent\n")
+	cur := twCursor(t, e.s)
+	twWriteRaw(t, e.abs("b.txt"), "one\ntwo\nthree by sed\n")
+	evs := twWait(t, e.s, cur, "modified b.txt")
+	ev := twFind(t, evs, "modified", "b.txt")
+	h := e.tnHistory(&HistoryRequest{By: "agent#1"})
+	if len(h.Turns) != 1 || ev.Turn != h.Turns[0].Turn || ev.By != "external" || !h.Turns[0].External {
+		t.Fatalf("external event %+v, agent's turns %+v", ev, h.Turns)
+	}
+	d := e.tnHistory(&HistoryRequest{Turn: ev.Turn})
+	if len(d.Files) != 2 || !d.Files[1].External || d.Files[1].Path != "b.txt" {
+		t.Fatalf("detail: %+v", d.Files)
+	}
+	e.tnRevert("person#2", &RevertRequest{Turn: ev.Turn})
+	if e.read("a.txt") != "a\n" || e.read("b.txt") != "one\ntwo\n" {
+		t.Fatalf("after revert: %q %q", e.read("a.txt"), e.read("b.txt"))
+	}
+}
+
+// Turns live in the state dir: another process sees them, stamps its own
+// writes into the same turn, and a restart keeps them; the log is
+// rewritten down to turns.kept.
+func TestTurnsSharedAndKept(t *testing.T) {
+	e := tcNew(t, func(c *Config) { c.Turns.Kept = 5 })
+	other := e.service()
+	if _, err := e.s.Turn(tnCtx("cli"), &TurnRequest{Action: "begin", Title: "task"}); err != nil {
+		t.Fatal(err)
+	}
+	e.tnSave("cli", "a.txt", "1\n")
+	if _, err := other.Save(tnCtx("cli"), &SaveRequest{Path: "b.txt", Content: "2\n"}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := other.History(context.Background(), &HistoryRequest{})
+	if err != nil || len(h.Turns) != 1 || h.Turns[0].Files != 2 || h.Turns[0].Title != "task" {
+		t.Fatalf("one turn over two processes: %+v %v", h, err)
+	}
+	first := h.Turns[0].Turn
+	for i := range 20 {
+		e.tnSave("w#"+string(rune('a'+i)), "c.txt", strings.Repeat("x\n", i+1))
+	}
+	log := filepath.Join(e.state, "turns", "log.jsonl")
+	fi, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := e.service()
+	h, err = again.History(context.Background(), &HistoryRequest{Limit: 100})
+	if err != nil || len(h.Turns) != 5 || h.More != 0 {
+		t.Fatalf("after a restart, the last 5 turns: %+v %v", h.Turns, err)
+	}
+	if _, err := again.History(context.Background(), &HistoryRequest{Turn: first}); err == nil {
+		t.Fatalf("turn %s is past turns.kept but still shown", first)
+	}
+	lines := strings.Count(string(tcRead(t, log)), "\n")
+	if lines > 2*(5+8)+2 { // rewritten once turns.kept+8 turns are in it
+
+		t.Fatalf("the log holds %d lines (%d bytes) for 5 turns kept: not rewritten", lines, fi.Size())
+	}
+	// Ids go on from the last, never reused.
+	e.tnSave("new#1", "d.txt", "d\n")
+	h, _ = again.History(context.Background(), &HistoryRequest{Limit: 1})
+	if n, _ := turnsParse(h.Turns[0].Turn); n <= 21 {
+		t.Fatalf("a new turn's id %s", h.Turns[0].Turn)
+	}
+}
+
+func tcRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The contents kept are bounded: the oldest turns lose theirs first, and
+// their detail says so.
+func TestTurnsContentsTrimmed(t *testing.T) {
+	e := tcNew(t, func(c *Config) { c.Turns.KeepBytes = 64 << 10 })
+	clock := time.Now()
+	e.s.turns.Now = func() time.Time { return clock }
+	big := strings.Repeat("a line of some length, to fill the store\n", 400) // 16 KiB
+	for i := range 8 {
+		e.tnSave("w#"+string(rune('a'+i)), "f.txt", big+strings.Repeat("+\n", i))
+		clock = clock.Add(time.Hour) // old enough to be removed
+	}
+	h := e.tnHistory(&HistoryRequest{Limit: 10})
+	old := e.tnHistory(&HistoryRequest{Turn: h.Turns[len(h.Turns)-1].Turn})
+	if old.Files[0].Note == "" || old.Files[0].Status != "unknown" {
+		t.Fatalf("the oldest turn's file: %+v", old.Files[0])
+	}
+	r := e.tnRevert("person#1", &RevertRequest{Turn: h.Turns[len(h.Turns)-1].Turn})
+	if len(r.Refused) != 1 || len(r.Undone) != 0 {
+		t.Fatalf("revert of a turn whose contents are gone: %+v", r)
+	}
+	newest := e.tnHistory(&HistoryRequest{Turn: h.Turns[0].Turn})
+	if newest.Files[0].Note != "" || newest.Files[0].Hunks[0].Status != "stands" {
+		t.Fatalf("the newest turn's file: %+v", newest.Files[0])
+	}
+	n := 0
+	ents, _ := os.ReadDir(filepath.Join(e.state, "turns", "blobs"))
+	for _, en := range ents {
+		fi, _ := en.Info()
+		n += int(fi.Size())
+	}
+	if n > 64<<10+len(big)*2 {
+		t.Fatalf("the contents hold %d bytes, over turns.keep_bytes", n)
+	}
+}
+
+// Keep marks hunks reviewed; a turn is reviewed once every file is kept
+// or undone, and leaves the unreviewed listing.
+func TestTurnsKeepAndReview(t *testing.T) {
+	e := tcNew(t)
+	base := strings.Repeat("line\n", 30)
+	e.write("f.txt", base)
+	e.write("g.txt", "g\n")
+	lines := strings.SplitAfter(base, "\n")
+	lines[2], lines[25] = "two\n", "twenty-five\n"
+	e.tnSave("agent#1", "f.txt", strings.Join(lines, ""))
+	e.tnSave("agent#1", "g.txt", "g agent\n")
+	id := e.tnHistory(&HistoryRequest{}).Turns[0].Turn
+	if h := e.tnHistory(&HistoryRequest{Unreviewed: true, NotBy: "person"}); len(h.Turns) != 1 {
+		t.Fatalf("unreviewed: %+v", h.Turns)
+	}
+	ctx := tnCtx("person#2")
+	if _, err := e.s.Turn(ctx, &TurnRequest{Action: "keep", Turn: id, Path: "f.txt", Hunks: []int{1}}); err != nil {
+		t.Fatal(err)
+	}
+	e.tnRevert("person#2", &RevertRequest{Turn: id, Path: "f.txt", Hunks: []int{2}})
+	if got := e.read("f.txt"); !strings.Contains(got, "two\n") || strings.Contains(got, "twenty-five") {
+		t.Fatalf("f.txt after undoing hunk 2: %q", got)
+	}
+	d := e.tnHistory(&HistoryRequest{Turn: id})
+	f := d.Files[0]
+	if !f.Hunks[0].Kept || f.Hunks[1].Status != "undone" || f.Hunks[1].RevertedIn == "" || !f.Reviewed || d.Turns[0].Reviewed {
+		t.Fatalf("after keep and undo: %+v %+v", d.Turns[0], f)
+	}
+	r, err := e.s.Turn(ctx, &TurnRequest{Action: "keep", Turn: id})
+	if err != nil || !r.Turn.Reviewed {
+		t.Fatalf("keep all: %+v %v", r, err)
+	}
+	if h := e.tnHistory(&HistoryRequest{Unreviewed: true}); len(h.Turns) != 1 || h.Turns[0].By != "person#2" {
+		t.Fatalf("unreviewed after keeping: %+v", h.Turns) // the revert's own turn is left
+	}
+	if _, err := e.s.Turn(ctx, &TurnRequest{Action: "keep", Turn: id, Path: "f.txt", Hunks: []int{9}}); err == nil {
+		t.Fatal("a hunk the file does not have was kept")
+	}
+}
+
+// Writes of the git functions land in a turn and revert like any other.
+func TestTurnsGitWriteReverted(t *testing.T) {
+	g := gtNew(t, "")
+	g.write("a.txt", "committed\n")
+	g.commitAll("one")
+	ctx := tnCtx("agent#1")
+	v := Version([]byte("committed\n"))
+	if _, err := g.s.Save(ctx, &SaveRequest{Path: "a.txt", Content: "agent's work\n", ExpectedVersion: &v}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.s.GitStash(tnCtx("person#2"), &GitStashRequest{Action: "push"}); err != nil {
+		t.Fatal(err)
+	}
+	if g.read("a.txt") != "committed\n" {
+		t.Fatal("stash did not clean the file")
+	}
+	h, err := g.s.History(context.Background(), &HistoryRequest{By: "person#2", Limit: 1})
+	if err != nil || len(h.Turns) != 1 {
+		t.Fatalf("the stash's turn: %+v %v", h, err)
+	}
+	if _, err := g.s.Revert(ctx, &RevertRequest{Turn: h.Turns[0].Turn}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.read("a.txt"); got != "agent's work\n" {
+		t.Fatalf("after reverting the stash's turn: %q", got)
+	}
+}
+
+func turnsParse(id string) (int64, bool) { return turns.ParseID(id) }
