@@ -81,9 +81,9 @@ func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Resu
 }
 
 // changeEventOf is changeEvent for a diff already computed by changeDiff.
-// The contents before and after are kept for the change's turn (review and
-// revert, editor/turns), so every write that makes its event here is
-// revertible.
+// The event carries the contents before and after to the journal's stamp,
+// which keeps them for the change's turn (review and revert, editor/turns):
+// every write that makes its event here is revertible.
 func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result, afterVersion ...string) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
@@ -94,12 +94,12 @@ func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, 
 			v = Version(after)
 		}
 		ev.Version = &v
-		s.turns.Keep(after, v)
+		ev.After = after
 	}
 	if kind != "created" {
 		p := s.versions.peek(l.abs, before)
 		ev.Prev = &p
-		s.turns.Keep(before, p)
+		ev.Before = before
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
 	if d.Truncated {

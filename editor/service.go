@@ -98,7 +98,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
-	book, err := turns.Open(store.Dir(), cfg.Turns, Version, opt.Warn)
+	book, err := turns.Open(store, cfg.Turns, Version, opt.Warn)
 	if err != nil {
 		store.Close()
 		jail.Close()

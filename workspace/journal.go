@@ -28,6 +28,11 @@ type Event struct {
 	Removed   int     `json:"removed" desc:"Lines removed."`
 	Patch     string  `json:"patch" desc:"Unified diff of the change, capped at event_patch_bytes."`
 	Truncated bool    `json:"truncated" desc:"The patch was cut at event_patch_bytes; call editor::git::hunks for the whole diff."`
+
+	// Before and After are the whole contents around the change, when the
+	// writer has them in hand: the Stamper keeps them for the change's turn
+	// (editor/turns). They are never journaled or sent.
+	Before, After []byte `json:"-"`
 }
 
 // The journal is one append-only file of JSON lines, each starting with
@@ -183,6 +188,10 @@ func (s *Store) compact(keep int) bool {
 // by whichever process appends, from state every process shares. It
 // reports its own trouble; an event it cannot stamp is journaled anyway.
 type Stamper func(evs []Event)
+
+// LockJournal takes the journal lock, as Append does: what a Stamper keeps
+// beside the journal is changed under it by other callers too.
+func (s *Store) LockJournal(ctx context.Context) (func(), error) { return s.Lock(ctx, journalLock) }
 
 // SetStamper makes f stamp every append of this Store from now on.
 func (s *Store) SetStamper(f Stamper) { s.stamp.Store(&f) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/editord/editord/shell"
+	"github.com/editord/editord/workspace"
 )
 
 // Book is the turns of one state dir, as this process knows them: the log
@@ -16,8 +17,9 @@ import (
 // Every process on the state dir holds one; they agree because each
 // applies the same log, and only a holder of the turns lock appends to it.
 type Book struct {
-	jail    *shell.Jail // rooted at the state dir
+	jail    *shell.Jail // rooted at the state dir's turns/ folder, and at its packs/
 	dir     string      // the state dir's turns/ folder
+	lockFn  func(context.Context) (func(), error)
 	cfg     Config
 	warn    func(string)
 	version func([]byte) string
@@ -34,8 +36,8 @@ type Book struct {
 	moves   []move           // the moves of the turns kept, by seq
 	next    int64            // the next turn's number
 	inFile  int              // turns begun in the log file (its rewrite is due past Kept+Kept/4)
-	sinceGC int64            // content bytes recorded since the last trim of the contents
-	memo    blobMemo
+	pack    int64            // the pack contents go to (pack.go)
+	at      map[string]loc   // where each content kept is, by version (the latest place)
 }
 
 // turn is one turn as the log tells it.
@@ -57,6 +59,7 @@ type write struct {
 	by                            string
 	ext                           bool
 	prev, after                   string // versions; "" when absent or unknown
+	prevAt, afterAt               loc    // where their contents are kept
 	mode                          uint32
 	added, removed                int
 }
@@ -84,27 +87,30 @@ const explicitIdle = time.Hour
 const (
 	turnsDir = "turns"
 	logName  = "log.jsonl"
-	lockName = "lock"
-	blobsDir = "blobs"
+	packsDir = "packs"
 )
 
-// Open opens the turns of the state dir stateDir. version names contents
-// (editor.Version).
-func Open(stateDir string, cfg Config, version func([]byte) string, warn func(string)) (*Book, error) {
-	j, err := shell.Open(shell.Config{Roots: []string{stateDir}})
+// Open opens the turns of store's state dir. version names contents
+// (editor.Version). The log is changed under the journal's lock, which a
+// stamp already holds.
+func Open(store *workspace.Store, cfg Config, version func([]byte) string, warn func(string)) (*Book, error) {
+	dir := store.Dir() + "/" + turnsDir
+	if err := shell.EnsureDir(dir + "/" + packsDir); err != nil {
+		return nil, fmt.Errorf("state dir %s: %w", store.Dir(), err)
+	}
+	// Two roots: a pack's path is one name below its own.
+	j, err := shell.Open(shell.Config{Roots: []string{dir, dir + "/" + packsDir}})
 	if err != nil {
-		return nil, fmt.Errorf("state dir %s: %w", stateDir, err)
+		return nil, fmt.Errorf("state dir %s: %w", store.Dir(), err)
 	}
 	if warn == nil {
 		warn = func(string) {}
 	}
-	d := def(cfg)
-	b := &Book{jail: j, dir: j.Roots()[0] + "/" + turnsDir, cfg: d, warn: warn, version: version, Now: time.Now}
-	b.reset()
-	if _, err := j.Mkdir(b.dir, true); err != nil {
-		j.Close()
-		return nil, fmt.Errorf("state dir %s: %w", stateDir, err)
+	b := &Book{jail: j, dir: j.Roots()[0], lockFn: store.LockJournal, cfg: def(cfg), warn: warn, version: version, Now: time.Now}
+	if b.dir != dir {
+		b.dir = dir
 	}
+	b.reset()
 	return b, nil
 }
 
@@ -129,23 +135,18 @@ func def(cfg Config) Config {
 // Close releases the state dir.
 func (b *Book) Close() error { return b.jail.Close() }
 
-func (b *Book) logPath() string  { return b.dir + "/" + logName }
-func (b *Book) lockPath() string { return b.dir + "/" + lockName }
+func (b *Book) logPath() string { return b.dir + "/" + logName }
 
 // reset forgets everything read; the log is read again from its start.
 func (b *Book) reset() {
-	b.gen, b.ino, b.off, b.inFile, b.sinceGC = 0, 0, 0, 0, 0
+	b.gen, b.ino, b.off, b.inFile, b.pack, b.at = 0, 0, 0, 0, 1, map[string]loc{}
 	b.turns, b.byID, b.current, b.moves = nil, map[string]*turn{}, map[string]*turn{}, nil
 	b.next = 1
 }
 
-// lock takes the turns lock: one appender of the log at a time, across
-// processes. Lock order: the journal lock (when stamping), then this.
-func (b *Book) lock(ctx context.Context) (func(), error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	return b.jail.Lock(ctx, b.lockPath())
-}
+// lock takes the journal's lock: one appender of the log at a time,
+// across processes (a stamp runs under it already).
+func (b *Book) lock(ctx context.Context) (func(), error) { return b.lockFn(ctx) }
 
 // catchUp applies what was appended to the log since this process last
 // looked (everything, when the log was rewritten meanwhile). Called with
@@ -226,14 +227,20 @@ func (b *Book) apply(r *rec) {
 		if t == nil {
 			return
 		}
+		w := write{seq: r.Seq, time: r.Time, root: r.Root, path: r.Path, from: r.From, kind: r.Kind, cause: r.Cause, by: r.By,
+			ext: r.Ext, prev: r.Prev, after: r.After, prevAt: locOf(r.PA), afterAt: locOf(r.AA), mode: r.Mode, added: r.Added, removed: r.Removed}
 		if len(t.writes) < maxWrites {
-			t.writes = append(t.writes, write{seq: r.Seq, time: r.Time, root: r.Root, path: r.Path, from: r.From, kind: r.Kind,
-				cause: r.Cause, by: r.By, ext: r.Ext, prev: r.Prev, after: r.After, mode: r.Mode, added: r.Added, removed: r.Removed})
+			t.writes = append(t.writes, w)
 		} else {
 			t.more++
 		}
 		t.last = max(t.last, r.Time)
-		b.sinceGC += r.Size
+		if w.prevAt.ok() {
+			b.at[w.prev] = w.prevAt
+		}
+		if w.afterAt.ok() {
+			b.at[w.after] = w.afterAt
+		}
 		if r.Kind == "moved" && r.From != "" {
 			b.addMove(move{seq: r.Seq, turn: t.id, root: r.Root, from: r.From, to: r.Path})
 		}
@@ -279,8 +286,14 @@ func (b *Book) apply(r *rec) {
 		for _, h := range r.Hunks {
 			rv.kept[h] = true
 		}
-	case "gc":
-		b.sinceGC = 0
+	case "pack":
+		b.pack = max(b.pack, r.Pack)
+	case "drop":
+		for v, l := range b.at {
+			if l[0] == r.Pack {
+				delete(b.at, v)
+			}
+		}
 	}
 }
 

@@ -3,26 +3,21 @@ package turns
 import (
 	"fmt"
 	"sort"
-	"time"
 )
-
-// gcGrace is how old a content file must be before a trim removes it
-// unreferenced: a change keeps its contents before it is journaled, so a
-// content newer than that may belong to a change on its way to the log.
-const gcGrace = 10 * time.Minute
 
 // rewrite replaces the log with the records of the turns kept in memory
 // (the last cfg.Kept), under a new generation. Called from locked.
 func (b *Book) rewrite() {
 	out := appendRec(nil, &rec{Op: "head", Gen: b.gen + 1})
+	out = appendRec(out, &rec{Op: "pack", Pack: b.pack})
 	for _, t := range b.turns {
 		out = appendRec(out, &rec{Op: "begin", Turn: t.id, N: t.n, By: t.by, Title: t.title, Explicit: t.explicit,
 			Side: t.side, Reverts: t.reverts, Time: t.start})
 		for i := range t.writes {
 			w := &t.writes[i]
 			out = appendRec(out, &rec{Op: "write", Turn: t.id, Seq: w.seq, Root: w.root, Path: w.path, From: w.from, Kind: w.kind,
-				Cause: w.cause, By: w.by, Ext: w.ext, Prev: w.prev, After: w.after, Mode: w.mode, Added: w.added,
-				Removed: w.removed, Time: w.time})
+				Cause: w.cause, By: w.by, Ext: w.ext, Prev: w.prev, After: w.after, PA: w.prevAt.slice(), AA: w.afterAt.slice(),
+				Mode: w.mode, Added: w.added, Removed: w.removed, Time: w.time})
 		}
 		if t.ended != 0 {
 			out = appendRec(out, &rec{Op: "end", Turn: t.id, Time: t.ended})
@@ -95,56 +90,4 @@ func sortedKeys(m map[int]bool) []int {
 	}
 	sort.Ints(out)
 	return out
-}
-
-// trimContents removes the content files no kept turn needs, and, newest
-// turns first, those past cfg.KeepBytes: the oldest turns lose their
-// contents first. Files newer than gcGrace stay (see gcGrace). Called from
-// locked.
-func (b *Book) trimContents(now int64) {
-	ents, err := b.jail.ReadDir(b.dir + "/" + blobsDir)
-	if err != nil && !isNotFound(err) {
-		b.warn(fmt.Sprintf("turns: %v", err))
-		return
-	}
-	size := make(map[string]int64, len(ents))
-	for _, e := range ents {
-		size[e.Name] = e.Size
-	}
-	live := map[string]bool{}
-	total := int64(0)
-newest:
-	for i := len(b.turns) - 1; i >= 0; i-- {
-		t := b.turns[i]
-		for k := range t.writes {
-			for _, v := range []string{t.writes[k].prev, t.writes[k].after} {
-				sz, ok := size[v]
-				if !ok || live[v] {
-					continue
-				}
-				if total+sz > b.cfg.KeepBytes {
-					break newest
-				}
-				live[v] = true
-				total += sz
-			}
-		}
-	}
-	old := time.UnixMilli(now).Add(-gcGrace).UnixNano()
-	for _, e := range ents {
-		if live[e.Name] || e.ModNano > old {
-			continue
-		}
-		if err := b.jail.Remove(b.dir+"/"+blobsDir+"/"+e.Name, false); err != nil && !isNotFound(err) {
-			b.warn(fmt.Sprintf("turns: %v", err))
-			return
-		}
-	}
-	r := &rec{Op: "gc", Time: now}
-	b.apply(r)
-	if err := b.jail.AppendFile(b.logPath(), appendRec(nil, r)); err == nil {
-		if in, err := b.jail.StatFile(b.logPath()); err == nil {
-			b.ino, b.off = in.Ino, in.Size
-		}
-	}
 }

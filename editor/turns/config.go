@@ -1,7 +1,5 @@
 package turns
 
-import "time"
-
 // Config is the [turns] table of the configuration file.
 type Config struct {
 	// IdleMS is the gap after which a writer's next change begins a new
@@ -23,6 +21,3 @@ func DefaultConfig() Config {
 }
 
 func (c Config) idle() int64 { return int64(c.IdleMS) }
-
-// idleGap is the idle gap as a duration.
-func (c Config) idleGap() time.Duration { return time.Duration(c.IdleMS) * time.Millisecond }

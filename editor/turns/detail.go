@@ -145,11 +145,11 @@ func (b *Book) segView(s seg, path string) segView {
 		return sv
 	}
 	if s.kind != "created" {
-		sv.before, sv.known = b.load(s.prev)
+		sv.before, sv.known = b.load(s.prevAt, s.prev)
 	}
 	if s.kind != "deleted" {
 		var ok bool
-		sv.after, ok = b.load(s.after)
+		sv.after, ok = b.load(s.afterAt, s.after)
 		sv.known = sv.known && ok
 	}
 	if !sv.known {

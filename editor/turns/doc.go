@@ -29,16 +29,18 @@
 //     kept or undone). Every process holds the log's meaning in memory and
 //     reads only what was appended since it last looked. It is rewritten
 //     down to the last turns.kept turns once a quarter more have come.
-//   - blobs/, the contents before and after each change, one file per
-//     version (a content's version names its bytes, so a content shared by
-//     many changes is stored once: a save's "before" is the last save's
-//     "after"). They are bounded by turns.keep_bytes: the oldest turns lose
-//     their contents first (their detail then says so), and a content over
-//     turns.keep_file_bytes is not kept at all.
+//   - packs/, the contents before and after each change, appended by the
+//     stamp that records the change (whose record says where): a change
+//     costs one append, and a content already in the current pack (a
+//     save's "before" is the last save's "after") is not appended again.
+//     They are bounded by turns.keep_bytes: the oldest pack goes whole,
+//     with the contents of the oldest turns (their detail then says so),
+//     and a content over turns.keep_file_bytes is not kept at all.
 //
 // Nothing here grows with history: memory and disk hold at most the kept
-// turns, and a change costs one small append and, for a new content, one
-// file written without fsync (a state-dir cache, like the record's).
+// turns and keep_bytes of contents, and a change costs two appends (its
+// record, its contents), without fsync: the state dir's files are caches
+// of the workspace's history, like the record.
 //
 // # Reverting
 //

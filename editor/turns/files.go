@@ -28,6 +28,8 @@ type seg struct {
 	kind     string // created, modified, deleted, moved; "" for a create undone within the turn
 	prev     string // version before ("" for absent, or unknown when known is false)
 	after    string // version after
+	prevAt   loc    // where their contents are kept
+	afterAt  loc
 	from, to string // a move's paths
 	mode     uint32 // a deleted file's mode
 	lastSeq  int64  // the seq of its last change
@@ -116,6 +118,7 @@ func (e *entry) segs() []seg {
 			out = append(out, seg{kind: "moved", from: w.from, to: w.path, prev: w.after, after: w.after, firstSeq: w.seq, lastSeq: w.seq})
 			continue
 		}
+		prevAt := w.prevAt
 		prev := w.prev
 		if w.kind == "created" {
 			prev = ""
@@ -123,13 +126,13 @@ func (e *entry) segs() []seg {
 		if n := len(out); n > 0 && out[n-1].kind != "moved" && chained(out[n-1], w) {
 			s := &out[n-1]
 			s.kind = compose(s.kind, w.kind)
-			s.after, s.lastSeq = w.after, w.seq
+			s.after, s.afterAt, s.lastSeq = w.after, w.afterAt, w.seq
 			if w.kind == "deleted" {
 				s.after, s.mode = "", w.mode
 			}
 			continue
 		}
-		s := seg{kind: w.kind, prev: prev, after: w.after, mode: w.mode, firstSeq: w.seq, lastSeq: w.seq}
+		s := seg{kind: w.kind, prev: prev, after: w.after, prevAt: prevAt, afterAt: w.afterAt, mode: w.mode, firstSeq: w.seq, lastSeq: w.seq}
 		if w.kind == "deleted" {
 			s.after = ""
 		}

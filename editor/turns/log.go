@@ -11,39 +11,43 @@ import (
 //	begin  turn, n, by, title, explicit, reverts, time; side: a revert's own
 //	       turn, which never becomes its writer's current turn
 //	write  turn and one change: seq, root, path, from, kind, cause, by, ext,
-//	       prev, after (versions), mode, added, removed, size, time
+//	       prev, after (versions), pa, aa (where their contents are: pack,
+//	       offset, length), mode, added, removed, time
 //	end    turn, time
 //	keep   turn, root, path, hunks (none: the whole file), of (the file's hunk
 //	       count), by, time: the file or hunks were reviewed and kept
 //	undo   the same for hunks a revert undid; in is the revert's turn
-//	gc     the contents were trimmed to keep_bytes; time
+//	pack   pack: the contents go to this pack from now on (pack.go)
+//	drop   pack: this pack was removed, with the contents in it
 type rec struct {
-	Op       string `json:"op"`
-	Gen      int64  `json:"gen,omitempty"`
-	Turn     string `json:"turn,omitempty"`
-	N        int64  `json:"n,omitempty"`
-	By       string `json:"by,omitempty"`
-	Title    string `json:"title,omitempty"`
-	Explicit bool   `json:"explicit,omitempty"`
-	Side     bool   `json:"side,omitempty"`
-	Reverts  string `json:"reverts,omitempty"`
-	Time     int64  `json:"time,omitempty"` // Unix milliseconds
-	Seq      int64  `json:"seq,omitempty"`
-	Root     string `json:"root,omitempty"`
-	Path     string `json:"path,omitempty"`
-	From     string `json:"from,omitempty"`
-	Kind     string `json:"kind,omitempty"`
-	Cause    string `json:"cause,omitempty"`
-	Ext      bool   `json:"ext,omitempty"`
-	Prev     string `json:"prev,omitempty"`
-	After    string `json:"after,omitempty"`
-	Mode     uint32 `json:"mode,omitempty"`
-	Added    int    `json:"added,omitempty"`
-	Removed  int    `json:"removed,omitempty"`
-	Size     int64  `json:"size,omitempty"`
-	Hunks    []int  `json:"hunks,omitempty"`
-	Of       int    `json:"of,omitempty"`
-	In       string `json:"in,omitempty"`
+	Op       string  `json:"op"`
+	Gen      int64   `json:"gen,omitempty"`
+	Turn     string  `json:"turn,omitempty"`
+	N        int64   `json:"n,omitempty"`
+	By       string  `json:"by,omitempty"`
+	Title    string  `json:"title,omitempty"`
+	Explicit bool    `json:"explicit,omitempty"`
+	Side     bool    `json:"side,omitempty"`
+	Reverts  string  `json:"reverts,omitempty"`
+	Time     int64   `json:"time,omitempty"` // Unix milliseconds
+	Seq      int64   `json:"seq,omitempty"`
+	Root     string  `json:"root,omitempty"`
+	Path     string  `json:"path,omitempty"`
+	From     string  `json:"from,omitempty"`
+	Kind     string  `json:"kind,omitempty"`
+	Cause    string  `json:"cause,omitempty"`
+	Ext      bool    `json:"ext,omitempty"`
+	Prev     string  `json:"prev,omitempty"`
+	After    string  `json:"after,omitempty"`
+	Mode     uint32  `json:"mode,omitempty"`
+	Added    int     `json:"added,omitempty"`
+	Removed  int     `json:"removed,omitempty"`
+	PA       []int64 `json:"pa,omitempty"`
+	AA       []int64 `json:"aa,omitempty"`
+	Pack     int64   `json:"pack,omitempty"`
+	Hunks    []int   `json:"hunks,omitempty"`
+	Of       int     `json:"of,omitempty"`
+	In       string  `json:"in,omitempty"`
 }
 
 // appendRec adds r's line to buf.

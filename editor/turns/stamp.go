@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/editord/editord/workspace"
 )
@@ -21,14 +19,21 @@ func (b *Book) Stamp(evs []workspace.Event) {
 	if len(evs) == 0 {
 		return
 	}
-	err := b.locked(func(now int64, out *[]byte) {
+	err := b.under(func(now int64, out *[]byte) {
+		c := &contents{b: b, now: now, out: out, base: -1}
+		recs := make([]*rec, len(evs))
 		for i := range evs {
 			ev := &evs[i]
 			t, ext := b.pick(ev, now, out)
 			ev.Turn = t.id
-			r := writeRec(ev, t.id, ext, now)
-			if ev.Version != nil && ev.Kind != "deleted" {
-				r.Size = b.keptSize(ev)
+			t.last = max(t.last, now)
+			recs[i] = writeRec(ev, t.id, ext, now)
+			c.stampContents(recs[i], ev)
+		}
+		kept := c.flush()
+		for _, r := range recs {
+			if !kept {
+				r.PA, r.AA = nil, nil
 			}
 			b.apply(r)
 			*out = appendRec(*out, r)
@@ -37,16 +42,6 @@ func (b *Book) Stamp(evs []workspace.Event) {
 	if err != nil {
 		b.warn(fmt.Sprintf("turns: the changes %d–%d were journaled without being recorded in their turn: %v", evs[0].Seq, evs[len(evs)-1].Seq, err))
 	}
-}
-
-// keptSize is the size of the event's new content, counted towards the
-// next trim of the contents (a version starts with the length in hex).
-func (b *Book) keptSize(ev *workspace.Event) int64 {
-	n, err := strconv.ParseInt(strings.SplitN(*ev.Version, "-", 2)[0], 16, 64)
-	if err != nil || n > b.cfg.KeepFileBytes {
-		return 0
-	}
-	return n
 }
 
 // writeRec is the log record of one change.
@@ -123,16 +118,21 @@ func (b *Book) end(t *turn, now int64, out *[]byte) {
 	*out = appendRec(*out, r)
 }
 
-// locked runs fn with the turns lock and b.mu held and the log caught up;
-// fn adds records to out, which are then appended to the log (with its
-// head when it is new). The log is rewritten, and the contents trimmed,
-// when they are due.
+// locked runs fn under the journal's lock (see under).
 func (b *Book) locked(fn func(now int64, out *[]byte)) error {
 	unlock, err := b.lock(context.Background())
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	return b.under(fn)
+}
+
+// under runs fn, the journal's lock held, with b.mu held and the log caught
+// up; fn adds records to out, which are then appended to the log (with its
+// head when it is new). The log is rewritten, and the contents trimmed,
+// when they are due.
+func (b *Book) under(fn func(now int64, out *[]byte)) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.catchUp()
@@ -152,17 +152,17 @@ func (b *Book) locked(fn func(now int64, out *[]byte)) error {
 		b.ino, b.off = 0, 0 // memory is ahead of the file: read it anew next time
 		return err
 	}
-	in, err := b.jail.StatFile(b.logPath())
-	if err != nil || in.Size != b.off+int64(len(out)) {
-		b.ino, b.off = 0, 0
-		return err
+	if fresh {
+		in, err := b.jail.StatFile(b.logPath())
+		if err != nil || in.Size != int64(len(out)) {
+			b.ino, b.off = 0, 0
+			return err
+		}
+		b.ino = in.Ino
 	}
-	b.ino, b.off = in.Ino, in.Size
+	b.off += int64(len(out)) // nobody else appends while the lock is held
 	if b.inFile > b.cfg.Kept+max(b.cfg.Kept/4, 8) {
 		b.rewrite()
-	}
-	if b.sinceGC > b.cfg.KeepBytes/4 {
-		b.trimContents(now)
 	}
 	return nil
 }
@@ -245,6 +245,3 @@ func (b *Book) Known(id string) bool {
 	b.catchUp()
 	return b.byID[id] != nil
 }
-
-// since is how long ago ms was, for messages.
-func since(now, ms int64) time.Duration { return time.Duration(now-ms) * time.Millisecond }
