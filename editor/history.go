@@ -87,6 +87,9 @@ func (s *Service) turnDetail(req *HistoryRequest) (*HistoryResponse, error) {
 	if !found {
 		return nil, turnNotKept(req.Turn)
 	}
+	for i := range files {
+		files[i].Language = Language(files[i].Path)
+	}
 	return &HistoryResponse{Turns: []turns.Summary{sum}, Files: files}, nil
 }
 

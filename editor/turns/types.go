@@ -29,6 +29,7 @@ type File struct {
 	Path     string  `json:"path" desc:"The file as the turn left it (root-relative)."`
 	From     *string `json:"from,omitempty" desc:"Where it was before the turn moved it."`
 	Kind     string  `json:"kind" enum:"created,modified,deleted,moved" desc:"What the turn did to it, in all."`
+	Language string  `json:"language" desc:"Its language id, as editor::open gives it (for highlighting its hunks)."`
 	Added    int     `json:"added" desc:"Lines the turn added."`
 	Removed  int     `json:"removed" desc:"Lines the turn removed."`
 	External bool    `json:"external" desc:"True when another program made (some of) the turn's changes to it."`

@@ -25,6 +25,7 @@ import { searchPanel } from "./views/searchpanel";
 import { show, sideView } from "./views/side";
 import { addActivity, seedActivity } from "./activity";
 import { refreshGit, refreshGitSoon, refreshHunks } from "./git";
+import { refreshReview, refreshReviewSoon } from "./turns";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -72,6 +73,7 @@ function start(): void {
       }
       addActivity(app, ev);
       refreshGitSoon(app);
+      refreshReviewSoon(app);
       void changed(app, ev)
         .then((moved) => {
           const tab = model.tabs.get(ev.path);
@@ -87,6 +89,7 @@ function start(): void {
       void resync(app).then(() => list(app, "")).catch(() => {});
       void seedActivity(app);
       refreshGitSoon(app);
+      refreshReviewSoon(app);
     },
   });
   const editor = new EditorHost(pane, model, {
@@ -168,6 +171,7 @@ function start(): void {
     .then(() => {
       void seedActivity(app);
       void refreshGit(app);
+      void refreshReview(app);
       const t = model.activeTab;
       if (t) return load(app, t);
     })

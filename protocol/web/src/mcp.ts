@@ -16,6 +16,8 @@ export interface ChangeEvent {
   from?: string;
   cause: string;
   by?: string;
+  /** The turn the change belongs to (turns.ts). */
+  turn?: string;
   version?: string;
   added: number;
   removed: number;

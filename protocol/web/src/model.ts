@@ -9,6 +9,7 @@ import type { EditorState, Text } from "@codemirror/state";
 import type { ChangeEvent, LinkState } from "./mcp";
 import type { EOL } from "./text";
 import type { GitStatus } from "./git";
+import type { TurnSummary } from "./turns";
 
 export interface BufferRec {
   path: string;
@@ -125,6 +126,8 @@ export class Model {
   gitSummary: { text: string; error: boolean } | null = null;
   /** The change journal, newest first, as far back as this page has seen. */
   activity: ChangeEvent[] = [];
+  /** Paths other writers changed in turns nobody reviewed yet (turns.ts). */
+  unreviewed = new Map<string, TurnSummary[]>();
   status: Status = { link: "connecting" };
   /** Files larger than this open read-only (learned from truncated opens). */
   private listeners = new Map<Aspect, Set<() => void>>();
