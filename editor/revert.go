@@ -101,7 +101,11 @@ func (s *Service) Revert(ctx context.Context, req *RevertRequest) (*RevertRespon
 			}
 			moved, conflict, err := s.carryOut(wctx, p)
 			if err != nil {
-				return nil, err
+				// This file is left as it is (denied, binary, gone...);
+				// the others are still undone.
+				resp.Refused = append(resp.Refused, p.Refused...)
+				resp.Refused = append(resp.Refused, turns.Refusal{Path: p.Path, Reason: shell.AsError(err, p.Path).Message, ChangedBy: []string{}})
+				break
 			}
 			if !conflict {
 				resp.add(p)
