@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // An agent's turn of three files, reviewed in the page (issue 21): the tab
@@ -77,4 +80,27 @@ func TestReviewAgentTurn(t *testing.T) {
 	if s := h["turns"].([]any)[0].(map[string]any); s["reviewed"] != true || len(s["reverted_in"].([]any)) != 2 { // two undos: two turns
 		t.Fatalf("the turn after review: %v", s)
 	}
+}
+
+// The person's own edits are turns too: two files saved in the page are
+// one turn in Activity, and its Undo takes both back, across files.
+func TestUndoOwnTurnAcrossFiles(t *testing.T) {
+	e := newEnv(t, map[string]string{"x.txt": "x\n", "y.txt": "y\n"}, opts{})
+	for _, f := range []string{"x.txt", "y.txt"} {
+		e.click("treeitem", f)
+		e.waitEditor(strings.TrimSuffix(f, ".txt"), f)
+		e.focusEditor()
+		e.key(kb.End)
+		e.typeText(" edited")
+		e.key("s", input.ModifierCtrl)
+		e.waitFile(f, strings.TrimSuffix(f, ".txt")+" edited\n")
+	}
+	e.key("y", ctrlShift...)
+	e.waitJS(`[...document.querySelectorAll(".turn-head")].some(h => h.getAttribute("aria-label").endsWith(" by you") && h.textContent.includes("2 changes"))`, "the person's two saves as one turn of theirs")
+	var turn string
+	e.js(`[...document.querySelectorAll(".turn-head")].find(h => h.getAttribute("aria-label").endsWith(" by you")).getAttribute("aria-label").split(" ")[1]`, &turn)
+	e.click("button", "Undo "+turn)
+	e.waitFile("x.txt", "x\n")
+	e.waitFile("y.txt", "y\n")
+	waitFor(t, "y.txt's open tab following the undo", func() bool { return e.editorText() == "y\n" })
 }
