@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -169,5 +170,36 @@ func TestTurnsRevertCreateDeleteMove(t *testing.T) {
 	fi, err := os.Stat(e.abs("tool.sh"))
 	if err != nil || fi.Mode().Perm() != 0o750 {
 		t.Fatalf("mode of the file brought back: %v %v", fi.Mode(), err)
+	}
+}
+
+// A changed hunk names the writers whose changes touched it, not every
+// later writer of the file; a change nobody recorded is "external".
+func TestTurnsChangedByWhoTouchedIt(t *testing.T) {
+	e := tcNew(t)
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	base := b.String()
+	e.write("f.txt", base)
+	agent := strings.Replace(strings.Replace(base, "line 5\n", "line 5 agent\n", 1), "line 30\n", "line 30 agent\n", 1)
+	e.tnSave("agent#1", "f.txt", agent)
+	id := e.tnHistory(&HistoryRequest{}).Turns[0].Turn
+	person := strings.Replace(agent, "line 5 agent\n", "line 5 person\n", 1)
+	e.tnSave("person#2", "f.txt", person)
+	other := strings.Replace(person, "line 18\n", "line 18 other\n", 1)
+	e.tnSave("other#3", "f.txt", other)
+	tcWriteFile(t, e.abs("f.txt"), strings.Replace(other, "line 30 agent\n", "line 30 sed\n", 1), 0o644)
+	d := e.tnHistory(&HistoryRequest{Turn: id})
+	hs := d.Files[0].Hunks
+	if len(hs) != 2 || hs[0].Status != "changed" || hs[1].Status != "changed" {
+		t.Fatalf("hunks: %+v", hs)
+	}
+	if got := strings.Join(hs[0].ChangedBy, ","); got != "person#2" {
+		t.Fatalf("hunk 1 changed by %q, want person#2 alone", got)
+	}
+	if got := strings.Join(hs[1].ChangedBy, ","); got != "external" {
+		t.Fatalf("hunk 2 changed by %q, want external (a write nobody recorded)", got)
 	}
 }

@@ -35,6 +35,7 @@ type view struct {
 	segs    []segView
 	nowPath string   // where it is now (later moves followed)
 	later   []string // who wrote it after the turn
+	trail   []*write // the changes to it after the turn's, by seq (moves left out)
 	note    string
 	hunks   int // hunks in all
 }
@@ -117,7 +118,11 @@ func (b *Book) views(sn snapshot, only func(*entry) bool) []*view {
 					v.nowPath = np
 				}
 			}
-			if w.path == v.nowPath && w.turn != sn.t.id && !seen[w.by] {
+			if w.path != v.nowPath || w.kind == "moved" {
+				continue
+			}
+			v.trail = append(v.trail, w.write)
+			if w.turn != sn.t.id && !seen[w.by] {
 				seen[w.by] = true
 				v.later = append(v.later, w.by)
 			}
@@ -203,7 +208,7 @@ func (b *Book) fileOf(t *turn, v *view, now Side) File {
 				Added: h.Added, Removed: h.Removed, Header: header(h)}
 			hk.Status = hunkStatus(sv, h, now)
 			if hk.Status == "changed" {
-				hk.ChangedBy = v.later
+				hk.ChangedBy = b.changedBy(v, sv, h, now)
 			}
 			if rv != nil {
 				hk.Kept = rv.keptAll || rv.kept[hk.ID]

@@ -186,6 +186,7 @@ func (b *Book) PlanFile(v *view, hunks []int, disk Disk) (*Plan, error) {
 					refuse(ids[k], fmt.Sprintf("hunk %d (%s) of %s was changed after the turn; it is left as it is", ids[k], header(h), v.nowPath),
 						[]byte(span(sv.before, start(h.OldStart, h.OldLines), start(h.OldStart, h.OldLines)+h.OldLines)),
 						[]byte(span(base, ns, ne)), span(cur.Data, ls, le))
+					p.Refused[len(p.Refused)-1].ChangedBy = b.changedBy(v, sv, h, now)
 					continue
 				}
 				if !bytes.Equal(merged, cur.Data) {

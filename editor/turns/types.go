@@ -52,7 +52,7 @@ type Hunk struct {
 	Removed    int      `json:"removed" desc:"Lines removed."`
 	Header     string   `json:"header" desc:"The hunk's @@ line."`
 	Status     string   `json:"status" enum:"stands,changed,undone" desc:"stands: on disk as the turn left it (a revert undoes it); changed: later writers changed it (a revert refuses it); undone: it is no longer on disk."`
-	ChangedBy  []string `json:"changed_by,omitempty" desc:"For changed: who wrote the file after the turn (its later writers)."`
+	ChangedBy  []string `json:"changed_by,omitempty" desc:"For changed: the writers whose later changes touched it (external: a change no writer recorded, such as another program's while no watcher ran)."`
 	RevertedIn string   `json:"reverted_in,omitempty" desc:"For undone: the revert turn that undid it, when one did."`
 	Kept       bool     `json:"kept" desc:"True when it was reviewed and kept (editor::turn keep)."`
 }
@@ -65,7 +65,7 @@ type Refusal struct {
 	AsWas     string   `json:"as_was" desc:"The lines as they were before the turn."`
 	AsMade    string   `json:"as_made" desc:"The lines as the turn made them."`
 	AsNow     string   `json:"as_now" desc:"The lines as they are on disk now, changed since by later writers."`
-	ChangedBy []string `json:"changed_by" desc:"Who wrote the file after the turn."`
+	ChangedBy []string `json:"changed_by" desc:"The writers whose later changes touched it (for a whole file: who wrote it after the turn)."`
 }
 
 // Undone is what a revert undid in one file.
