@@ -1,6 +1,7 @@
 package turns
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -128,7 +129,7 @@ func (b *Book) summary(t *turn) Summary { return b.summaryOf(t, entries(t, b.mov
 func (b *Book) summaryOf(t *turn, es []*entry) Summary {
 	s := Summary{Turn: t.id, By: t.by, Title: t.title, Start: stamp(t.start), End: stamp(t.last), Open: b.open(t, b.nowMS()),
 		Explicit: t.explicit, Changes: len(t.writes) + t.more, Files: len(es), Paths: paths(es, 20), Reverts: t.reverts,
-		RevertedIn: append([]string{}, t.revertedIn...), Reviewed: reviewed(t, es)}
+		RevertedIn: slices.Clone(t.revertedIn), Reviewed: reviewed(t, es)}
 	if t.ended != 0 {
 		s.End = stamp(t.ended)
 	}

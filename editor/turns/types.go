@@ -3,25 +3,27 @@ package turns
 // The shapes editor::turn, editor::history and editor::revert answer with;
 // their json and desc tags are the contract, as the editor's own types'.
 
-// Summary is one turn in a listing.
+// Summary is one turn in a listing. Flags that are false and lists that
+// are empty are left out: a listing of a thousand turns is what a client
+// decodes.
 type Summary struct {
 	Turn       string   `json:"turn" desc:"The turn's id (t42), stable across restarts: pass it to editor::history for its detail, to editor::revert to undo it."`
 	By         string   `json:"by" desc:"Whose turn: the writer, as change events name it (claude-code#3f2a, cli, external)."`
-	Title      string   `json:"title" desc:"What the turn was for, as its writer said (editor::turn begin); empty when it did not."`
+	Title      string   `json:"title,omitempty" desc:"What the turn was for, as its writer said (editor::turn begin); absent when it did not."`
 	Root       string   `json:"root" desc:"The workspace root of its changes' paths."`
 	Start      string   `json:"start" desc:"When it began, RFC 3339, UTC."`
 	End        string   `json:"end" desc:"Its last change, or when it was ended, RFC 3339, UTC."`
-	Open       bool     `json:"open" desc:"True while the turn takes its writer's next change: begun and not ended, or its last change within the idle gap (turns.idle_ms)."`
-	Explicit   bool     `json:"explicit" desc:"True when its writer began it (editor::turn); false when an idle gap drew its boundaries."`
+	Open       bool     `json:"open,omitempty" desc:"True while the turn takes its writer's next change: begun and not ended, or its last change within the idle gap (turns.idle_ms)."`
+	Explicit   bool     `json:"explicit,omitempty" desc:"True when its writer began it (editor::turn); absent when an idle gap drew its boundaries."`
 	Changes    int      `json:"changes" desc:"Changes (change events) in the turn."`
 	Files      int      `json:"files" desc:"Files and folders it changed."`
 	Added      int      `json:"added" desc:"Lines added, over its changes."`
 	Removed    int      `json:"removed" desc:"Lines removed, over its changes."`
-	External   bool     `json:"external" desc:"True when some of its changes were made by another program (cause external) while this writer was at work, and given to its turn."`
+	External   bool     `json:"external,omitempty" desc:"True when some of its changes were made by another program (cause external) while this writer was at work, and given to its turn."`
 	Paths      []string `json:"paths" desc:"The paths it changed, as it left them, the first 20."`
 	Reverts    string   `json:"reverts,omitempty" desc:"For a revert: the turn it undid (in part or whole)."`
-	RevertedIn []string `json:"reverted_in" desc:"Turns (reverts) that undid some of this one."`
-	Reviewed   bool     `json:"reviewed" desc:"True once every file of it was kept or undone (editor::turn keep, editor::revert)."`
+	RevertedIn []string `json:"reverted_in,omitempty" desc:"Turns (reverts) that undid some of this one; absent when none did."`
+	Reviewed   bool     `json:"reviewed,omitempty" desc:"True once every file of it was kept or undone (editor::turn keep, editor::revert)."`
 }
 
 // File is one file of a turn in detail.

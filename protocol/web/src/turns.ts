@@ -7,24 +7,25 @@
 import type { App } from "./app";
 import type { ChangeEvent } from "./mcp";
 
+/** A turn in a listing; false flags and empty lists are left out. */
 export interface TurnSummary {
   turn: string;
   by: string;
-  title: string;
+  title?: string;
   root: string;
   start: string;
   end: string;
-  open: boolean;
-  explicit: boolean;
+  open?: boolean;
+  explicit?: boolean;
   changes: number;
   files: number;
   added: number;
   removed: number;
-  external: boolean;
+  external?: boolean;
   paths: string[];
   reverts?: string;
-  reverted_in: string[];
-  reviewed: boolean;
+  reverted_in?: string[];
+  reviewed?: boolean;
 }
 
 export interface TurnHunk {

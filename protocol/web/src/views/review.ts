@@ -199,7 +199,7 @@ export async function openReview(app: App, turn: string): Promise<void> {
       }
     }
     if (budget < 0) files.append(h("p", { class: "panel-note" }, "More hunks than shown here: open the files to see the rest."));
-    keepAll.disabled = t.reviewed;
+    keepAll.disabled = !!t.reviewed;
     undoAll.disabled = !data.files.some((f) => f.hunks.some((hk) => hk.status === "stands") || (f.kind === "moved" && f.status === "stands"));
   }
 
