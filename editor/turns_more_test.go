@@ -2,9 +2,11 @@ package editor
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/editord/editord/editor/turns"
@@ -195,3 +197,59 @@ func TestTurnsGitWriteReverted(t *testing.T) {
 }
 
 func turnsParse(id string) (int64, bool) { return turns.ParseID(id) }
+
+// Writers of two processes at once, beginning turns as they go: every
+// event names a turn the log holds, and the turns hold every event once.
+func TestTurnsConcurrentProcesses(t *testing.T) {
+	e := tcNew(t)
+	procs := []*Service{e.s, e.service()}
+	var wg sync.WaitGroup
+	for p, s := range procs {
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				by := fmt.Sprintf("w%d#%d", p, g)
+				ctx := tnCtx(by)
+				for i := range 25 {
+					if i%7 == 0 {
+						if _, err := s.Turn(ctx, &TurnRequest{Action: "begin"}); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+					if _, err := s.Save(ctx, &SaveRequest{Path: fmt.Sprintf("%s-%d.txt", by, i%3), Content: fmt.Sprintf("%d\n", i), Force: true}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	evs := twSince(t, e.s, "")
+	if len(evs) != 2*4*25 {
+		t.Fatalf("%d events", len(evs))
+	}
+	fresh := e.service()
+	h, err := fresh.History(context.Background(), &HistoryRequest{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTurn := map[string]int{}
+	for _, s := range h.Turns {
+		byTurn[s.Turn] = s.Changes
+	}
+	count := map[string]int{}
+	for _, ev := range evs {
+		if _, ok := byTurn[ev.Turn]; !ok {
+			t.Fatalf("event %d names turn %q, which the log does not hold", ev.Seq, ev.Turn)
+		}
+		count[ev.Turn]++
+	}
+	for id, n := range byTurn {
+		if count[id] != n {
+			t.Fatalf("turn %s counts %d changes, the journal %d", id, n, count[id])
+		}
+	}
+}
