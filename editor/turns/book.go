@@ -37,7 +37,7 @@ type Book struct {
 	next    int64            // the next turn's number
 	inFile  int              // turns begun in the log file (its rewrite is due past Kept+Kept/4)
 	pack    int64            // the pack contents go to (pack.go)
-	at      map[string]loc   // where each content kept is, by version (the latest place)
+	at      map[string]loc   // where contents of the current pack are, by version (placed)
 }
 
 // turn is one turn as the log tells it.
@@ -235,12 +235,8 @@ func (b *Book) apply(r *rec) {
 			t.more++
 		}
 		t.last = max(t.last, r.Time)
-		if w.prevAt.ok() {
-			b.at[w.prev] = w.prevAt
-		}
-		if w.afterAt.ok() {
-			b.at[w.after] = w.afterAt
-		}
+		b.placed(w.prev, w.prevAt)
+		b.placed(w.after, w.afterAt)
 		if r.Kind == "moved" && r.From != "" {
 			b.addMove(move{seq: r.Seq, turn: t.id, root: r.Root, from: r.From, to: r.Path})
 		}
@@ -287,7 +283,10 @@ func (b *Book) apply(r *rec) {
 			rv.kept[h] = true
 		}
 	case "pack":
-		b.pack = max(b.pack, r.Pack)
+		if r.Pack > b.pack {
+			b.pack = r.Pack
+			clear(b.at) // it serves to find contents in the current pack
+		}
 	case "drop":
 		for v, l := range b.at {
 			if l[0] == r.Pack {
@@ -296,6 +295,21 @@ func (b *Book) apply(r *rec) {
 		}
 	}
 }
+
+// placed notes where the content of version v is, when it is in the
+// current pack: what spares appending it again. At most atMax are noted
+// (past that the notes start over: only an append is lost).
+func (b *Book) placed(v string, l loc) {
+	if !l.ok() || l[0] != b.pack {
+		return
+	}
+	if len(b.at) >= atMax {
+		clear(b.at)
+	}
+	b.at[v] = l
+}
+
+const atMax = 1 << 16
 
 // trim drops the oldest turns past cfg.Kept from memory (the log's rewrite
 // drops them from the file).
