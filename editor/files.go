@@ -193,6 +193,10 @@ func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteRespon
 			old = res.Data
 		}
 	}
+	var gone []workspace.GoneFile
+	if in.Kind == shell.KindDir && req.Recursive {
+		gone = s.folderContents(l)
+	}
 	if err := s.jail.Remove(l.abs, req.Recursive); err != nil {
 		return nil, err
 	}
@@ -211,6 +215,7 @@ func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteRespon
 		ev = s.changeEvent(root, l, "editor::delete", "deleted", old, nil)
 		ev.Mode = modeString(in.Mode)
 	}
+	ev.Gone = gone
 	s.emit(ctx, ev)
 	return &DeleteResponse{Path: l.stored, Deleted: true, BuffersClosed: closed, Root: root, Buffers: rec.Session(root).Buffers}, nil
 }

@@ -171,6 +171,24 @@ func TestTurnsRevertCreateDeleteMove(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o750 {
 		t.Fatalf("mode of the file brought back: %v %v", fi.Mode(), err)
 	}
+	// A folder deleted whole comes back file by file.
+	e.write("dir/a.txt", "a\n")
+	e.writeMode("dir/sub/b.key.txt", "b\n", 0o600)
+	if _, err := e.s.Delete(tnCtx("agent#3"), &DeleteRequest{Path: "dir", Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	id = e.tnHistory(&HistoryRequest{By: "agent#3"}).Turns[0].Turn
+	d := e.tnHistory(&HistoryRequest{Turn: id})
+	if len(d.Files) != 2 || d.Files[0].Path != "dir/a.txt" || d.Files[1].Kind != "deleted" {
+		t.Fatalf("the deleted folder's turn: %+v", d.Files)
+	}
+	r = e.tnRevert("person#2", &RevertRequest{Turn: id})
+	if len(r.Refused) != 0 || e.read("dir/a.txt") != "a\n" || e.read("dir/sub/b.key.txt") != "b\n" {
+		t.Fatalf("the folder's files after the revert: %+v", r)
+	}
+	if fi, err := os.Stat(e.abs("dir/sub/b.key.txt")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode of a folder's file brought back: %v %v", fi.Mode(), err)
+	}
 }
 
 // A changed hunk names the writers whose changes touched it, not every

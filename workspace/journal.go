@@ -30,9 +30,18 @@ type Event struct {
 	Truncated bool    `json:"truncated" desc:"The patch was cut at event_patch_bytes; call editor::git::hunks for the whole diff."`
 
 	// Before and After are the whole contents around the change, when the
-	// writer has them in hand: the Stamper keeps them for the change's turn
-	// (editor/turns). They are never journaled or sent.
-	Before, After []byte `json:"-"`
+	// writer has them in hand, and Gone the files a deleted folder held:
+	// the Stamper keeps them for the change's turn (editor/turns). They are
+	// never journaled or sent.
+	Before, After []byte     `json:"-"`
+	Gone          []GoneFile `json:"-"`
+}
+
+// GoneFile is a file a deleted folder held: its path (stored form), its
+// content when it was kept (nil: too large to keep), version and mode.
+type GoneFile struct {
+	Path, Version, Mode string
+	Data                []byte
 }
 
 // The journal is one append-only file of JSON lines, each starting with

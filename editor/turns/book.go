@@ -61,6 +61,7 @@ type write struct {
 	prev, after                   string // versions; "" when absent or unknown
 	prevAt, afterAt               loc    // where their contents are kept
 	mode                          uint32
+	dir                           bool
 	added, removed                int
 }
 
@@ -228,7 +229,7 @@ func (b *Book) apply(r *rec) {
 			return
 		}
 		w := write{seq: r.Seq, time: r.Time, root: r.Root, path: r.Path, from: r.From, kind: r.Kind, cause: r.Cause, by: r.By,
-			ext: r.Ext, prev: r.Prev, after: r.After, prevAt: locOf(r.PA), afterAt: locOf(r.AA), mode: r.Mode, added: r.Added, removed: r.Removed}
+			ext: r.Ext, prev: r.Prev, after: r.After, prevAt: locOf(r.PA), afterAt: locOf(r.AA), mode: r.Mode, dir: r.Dir, added: r.Added, removed: r.Removed}
 		if len(t.writes) < maxWrites {
 			t.writes = append(t.writes, w)
 		} else {

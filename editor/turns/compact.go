@@ -17,7 +17,7 @@ func (b *Book) rewrite() {
 			w := &t.writes[i]
 			out = appendRec(out, &rec{Op: "write", Turn: t.id, Seq: w.seq, Root: w.root, Path: w.path, From: w.from, Kind: w.kind,
 				Cause: w.cause, By: w.by, Ext: w.ext, Prev: w.prev, After: w.after, PA: w.prevAt.slice(), AA: w.afterAt.slice(),
-				Mode: w.mode, Added: w.added, Removed: w.removed, Time: w.time})
+				Mode: w.mode, Dir: w.dir, Added: w.added, Removed: w.removed, Time: w.time})
 		}
 		if t.ended != 0 {
 			out = appendRec(out, &rec{Op: "end", Turn: t.id, Time: t.ended})

@@ -106,6 +106,9 @@ func (b *Book) views(sn snapshot, only func(*entry) bool) []*view {
 		if v.kind == "" {
 			continue // made and removed again within the turn: nothing in all
 		}
+		if last := e.steps[len(e.steps)-1]; last.kind == "deleted" && last.dir && hasBeneath(sn.es, e) {
+			continue // a deleted folder: its files are entries of their own
+		}
 		last := e.steps[len(e.steps)-1].seq
 		v.nowPath = e.path
 		seen := map[string]bool{}
@@ -331,4 +334,14 @@ func span(data []byte, from, to int) string {
 		out = append(out, l...)
 	}
 	return string(out)
+}
+
+// hasBeneath reports whether an entry of es lies beneath the folder e.
+func hasBeneath(es []*entry, e *entry) bool {
+	for _, o := range es {
+		if o != e && o.root == e.root && workspace.Within(o.path, e.path) {
+			return true
+		}
+	}
+	return false
 }

@@ -12,7 +12,8 @@ import (
 //	       turn, which never becomes its writer's current turn
 //	write  turn and one change: seq, root, path, from, kind, cause, by, ext,
 //	       prev, after (versions), pa, aa (where their contents are: pack,
-//	       offset, length), mode, added, removed, time
+//	       offset, length), mode, added, removed, time; dir: a folder
+//	       (a deleted folder's files follow it, each a write of its own)
 //	end    turn, time
 //	keep   turn, root, path, hunks (none: the whole file), of (the file's hunk
 //	       count), by, time: the file or hunks were reviewed and kept
@@ -40,6 +41,7 @@ type rec struct {
 	Prev     string  `json:"prev,omitempty"`
 	After    string  `json:"after,omitempty"`
 	Mode     uint32  `json:"mode,omitempty"`
+	Dir      bool    `json:"dir,omitempty"`
 	Added    int     `json:"added,omitempty"`
 	Removed  int     `json:"removed,omitempty"`
 	PA       []int64 `json:"pa,omitempty"`

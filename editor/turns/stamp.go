@@ -21,14 +21,24 @@ func (b *Book) Stamp(evs []workspace.Event) {
 	}
 	err := b.under(func(now int64, out *[]byte) {
 		c := &contents{b: b, now: now, out: out, base: -1}
-		recs := make([]*rec, len(evs))
+		recs := make([]*rec, 0, len(evs))
 		for i := range evs {
 			ev := &evs[i]
 			t, ext := b.pick(ev, now, out)
 			ev.Turn = t.id
 			t.last = max(t.last, now)
-			recs[i] = writeRec(ev, t.id, ext, now)
-			c.stampContents(recs[i], ev)
+			r := writeRec(ev, t.id, ext, now)
+			c.stampContents(r, ev)
+			recs = append(recs, r)
+			if len(ev.Gone) > 0 {
+				r.Dir = true
+				for _, g := range ev.Gone {
+					f := &rec{Op: "write", Turn: t.id, Seq: ev.Seq, Root: ev.Root, Path: g.Path, Kind: "deleted", Cause: ev.Cause,
+						By: ev.By, Ext: ext, Prev: g.Version, Mode: parseMode(g.Mode), Time: now}
+					f.PA = c.put(g.Data, g.Version).slice()
+					recs = append(recs, f)
+				}
+			}
 		}
 		kept := c.flush()
 		for _, r := range recs {
@@ -57,12 +67,17 @@ func writeRec(ev *workspace.Event, id string, ext bool, now int64) *rec {
 	if ev.Version != nil && ev.Kind != "deleted" {
 		r.After = *ev.Version
 	}
-	if ev.Mode != "" {
-		if m, err := strconv.ParseUint(ev.Mode, 8, 32); err == nil {
-			r.Mode = uint32(m)
-		}
-	}
+	r.Mode = parseMode(ev.Mode)
 	return r
+}
+
+// parseMode reads permission bits written in octal (0644); 0 for none.
+func parseMode(s string) uint32 {
+	m, err := strconv.ParseUint(s, 8, 32)
+	if err != nil {
+		return 0
+	}
+	return uint32(m)
 }
 
 // pick is the turn a change belongs to, beginning one when it needs to;
