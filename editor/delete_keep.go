@@ -2,6 +2,7 @@ package editor
 
 import (
 	"path"
+	"sort"
 
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -14,37 +15,57 @@ import (
 // folder past that is revertible only in part, and its turn says which
 // files it lost), each file at most turns.keep_file_bytes.
 const (
-	folderKeepFiles = 1000
+	folderKeepFiles = 500
 	folderKeepBytes = 8 << 20
 )
 
-// folderContents reads the files under the folder l, for its turn.
+// folderContents reads the files under the folder l, for its turn. It
+// lists each folder only as far as it has room for (shell.Dir's
+// ReadDirSome), so a folder of 200,000 files costs what it keeps, not a
+// walk of them. When it could not keep them all, the last entry has no
+// path: the folder's turn then says it was not kept whole.
 func (s *Service) folderContents(l loc) []workspace.GoneFile {
+	d, err := s.jail.OpenDir(l.abs)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
 	var out []workspace.GoneFile
-	total := 0
-	s.jail.Walk(l.abs, shell.WalkOptions{}, func(we shell.WalkEntry) error {
-		if len(out) >= folderKeepFiles {
-			return errStopWalk
+	total, full := 0, false
+	var walk func(d *shell.Dir, rel string)
+	walk = func(d *shell.Dir, rel string) {
+		ents, err := d.ReadDirSome(folderKeepFiles - len(out) + 1)
+		if err != nil {
+			return
 		}
-		if we.Kind != shell.KindFile {
-			return nil
-		}
-		g := workspace.GoneFile{Path: path.Join(l.stored, we.Rel)}
-		abs := l.abs + "/" + we.Rel
-		if in, err := s.jail.Lstat(abs); err == nil {
-			g.Mode = modeString(in.Mode)
-			if in.Size <= s.cfg.Turns.KeepFileBytes && total+int(in.Size) <= folderKeepBytes {
-				if res, err := s.jail.ReadFile(abs, s.cfg.Turns.KeepFileBytes); err == nil && !res.Truncated {
-					g.Data, g.Version = res.Data, Version(res.Data)
-					total += len(res.Data)
+		for _, en := range ents {
+			if len(out) >= folderKeepFiles {
+				full = true
+				return
+			}
+			r := path.Join(rel, en.Name)
+			switch en.Kind {
+			case shell.KindDir:
+				if sub, err := d.Sub(en.Name); err == nil {
+					walk(sub, r)
+					sub.Close()
 				}
+			case shell.KindFile:
+				g := workspace.GoneFile{Path: path.Join(l.stored, r), Mode: modeString(en.Mode)}
+				if en.Size <= s.cfg.Turns.KeepFileBytes && total+int(en.Size) <= folderKeepBytes {
+					if res, err := s.jail.ReadFile(l.abs+"/"+r, s.cfg.Turns.KeepFileBytes); err == nil && !res.Truncated {
+						g.Data, g.Version = res.Data, Version(res.Data)
+						total += len(res.Data)
+					}
+				}
+				out = append(out, g)
 			}
 		}
-		out = append(out, g)
-		return nil
-	})
+	}
+	walk(d, "")
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if full {
+		out = append(out, workspace.GoneFile{})
+	}
 	return out
 }
-
-// errStopWalk ends a walk that has read enough.
-var errStopWalk = shell.Errorf(shell.CodeTooLarge, "", "enough")

@@ -253,3 +253,31 @@ func TestTurnsConcurrentProcesses(t *testing.T) {
 		}
 	}
 }
+
+// A folder of more files than a delete keeps comes back in part, and its
+// turn says so.
+func TestTurnsBigFolderDeleteKeptInPart(t *testing.T) {
+	e := tcNew(t)
+	for i := range folderKeepFiles + 20 {
+		e.write(fmt.Sprintf("big/f%04d.txt", i), fmt.Sprintf("%d\n", i))
+	}
+	if _, err := e.s.Delete(tnCtx("agent#1"), &DeleteRequest{Path: "big", Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	id := e.tnHistory(&HistoryRequest{}).Turns[0].Turn
+	d := e.tnHistory(&HistoryRequest{Turn: id})
+	var folder *turns.File
+	for i := range d.Files {
+		if d.Files[i].Path == "big" {
+			folder = &d.Files[i]
+		}
+	}
+	if len(d.Files) != folderKeepFiles+1 || folder == nil || folder.Note == "" {
+		t.Fatalf("%d files in the turn, the folder %+v", len(d.Files), folder)
+	}
+	r := e.tnRevert("person#2", &RevertRequest{Turn: id})
+	ents, _ := os.ReadDir(e.abs("big"))
+	if len(r.Undone) != folderKeepFiles || len(ents) != folderKeepFiles || len(r.Refused) != 1 {
+		t.Fatalf("revert: %d undone, %d refused; %d files back", len(r.Undone), len(r.Refused), len(ents))
+	}
+}

@@ -38,7 +38,8 @@ type Event struct {
 }
 
 // GoneFile is a file a deleted folder held: its path (stored form), its
-// content when it was kept (nil: too large to keep), version and mode.
+// content when it was kept (nil: too large to keep), version and mode. One
+// without a path says that the folder held more than was kept.
 type GoneFile struct {
 	Path, Version, Mode string
 	Data                []byte

@@ -31,8 +31,12 @@ func (b *Book) Stamp(evs []workspace.Event) {
 			c.stampContents(r, ev)
 			recs = append(recs, r)
 			if len(ev.Gone) > 0 {
-				r.Dir = true
+				r.Dir = true // its files follow: the folder is no entry of its own
 				for _, g := range ev.Gone {
+					if g.Path == "" {
+						r.Dir = false // not all of them: it is, and says so
+						continue
+					}
 					f := &rec{Op: "write", Turn: t.id, Seq: ev.Seq, Root: ev.Root, Path: g.Path, Kind: "deleted", Cause: ev.Cause,
 						By: ev.By, Ext: ext, Prev: g.Version, Mode: parseMode(g.Mode), Time: now}
 					f.PA = c.put(g.Data, g.Version).slice()
