@@ -69,7 +69,7 @@ func benchTurnsSave(r *report) {
 		defer bs.close()
 		baseSave = f
 	}
-	const blocks, per = 30, 20
+	const blocks, per = 50, 20
 	var with, without durs
 	for k := -1; k < blocks; k++ { // block -1 warms both
 		for i := 0; i < per; i++ {
