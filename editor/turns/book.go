@@ -37,6 +37,7 @@ type Book struct {
 	next    int64            // the next turn's number
 	inFile  int              // turns begun in the log file (its rewrite is due past Kept+Kept/4)
 	pack    int64            // the pack contents go to (pack.go)
+	packEnd int64            // its size after this process's last append to it; -1: not known
 	at      map[string]loc   // where contents of the current pack are, by version (placed)
 }
 
@@ -140,7 +141,7 @@ func (b *Book) logPath() string { return b.dir + "/" + logName }
 
 // reset forgets everything read; the log is read again from its start.
 func (b *Book) reset() {
-	b.gen, b.ino, b.off, b.inFile, b.pack, b.at = 0, 0, 0, 0, 1, map[string]loc{}
+	b.gen, b.ino, b.off, b.inFile, b.pack, b.packEnd, b.at = 0, 0, 0, 0, 1, -1, map[string]loc{}
 	b.turns, b.byID, b.current, b.moves = nil, map[string]*turn{}, map[string]*turn{}, nil
 	b.next = 1
 }
@@ -285,7 +286,7 @@ func (b *Book) apply(r *rec) {
 		}
 	case "pack":
 		if r.Pack > b.pack {
-			b.pack = r.Pack
+			b.pack, b.packEnd = r.Pack, 0
 			clear(b.at) // it serves to find contents in the current pack
 		}
 	case "drop":

@@ -51,76 +51,84 @@ func (b *Book) packPath(n int64) string {
 // packMax is the size at which the current pack is closed.
 func (b *Book) packMax() int64 { return max(b.cfg.KeepBytes/packsKept, 1) }
 
-// contents gathers the contents a stamp appends to the current pack.
+// contents gathers the contents a stamp appends to the current pack, and
+// the records that will name their places once the append says where it
+// landed.
 type contents struct {
 	b      *Book
 	now    int64
 	out    *[]byte // the stamp's records (a pack closed meanwhile is one)
 	buf    []byte
-	base   int64 // the pack's size before buf; -1 until looked at
-	known  map[string]loc
+	size   int64 // the current pack's size before buf, as far as this process knows; -1 before it knows
+	known  map[string]int64
+	fix    []fixup
 	failed bool // an append failed: the records must not name places
 }
 
-// put returns where data (whose version is v) is: in the current pack
-// already, or appended to it with this stamp.
-func (c *contents) put(data []byte, v string) loc {
+// fixup is a record's place of a content gathered in buf, at off in buf.
+type fixup struct {
+	to       *[]int64
+	off, len int64
+}
+
+// place gives *to the place of data (whose version is v): in the current
+// pack already, or in buf, to append with this stamp.
+func (c *contents) place(to *[]int64, data []byte, v string) {
 	b := c.b
 	if v == "" || len(data) == 0 || int64(len(data)) > b.cfg.KeepFileBytes {
-		return loc{} // nothing, the empty content (which needs no place), or too large
+		return // nothing, the empty content (which needs no place), or too large
 	}
-	if l, ok := c.known[v]; ok {
-		return l
+	if off, ok := c.known[v]; ok {
+		c.fix = append(c.fix, fixup{to, off, int64(len(data))})
+		return
 	}
 	if l, ok := b.at[v]; ok && l[0] == b.pack {
-		return l
+		*to = l.slice()
+		return
 	}
-	if c.base < 0 {
-		c.base = 0
-		if in, err := b.jail.StatFile(b.packPath(b.pack)); err == nil {
-			c.base = in.Size
-		} else if !isNotFound(err) {
-			b.warn(fmt.Sprintf("turns: %v", err))
-			c.base = -1
-			return loc{}
-		}
-	}
-	if size := c.base + int64(len(c.buf)); size > 0 && size+int64(len(data)) > b.packMax() {
+	if c.size >= 0 && c.size+int64(len(c.buf))+int64(len(data)) > b.packMax() && c.size+int64(len(c.buf)) > 0 {
 		// Full: what is gathered goes to this pack, the rest to the next.
 		c.flush()
 		b.rotate(c.now, c.out)
-		c.buf, c.base, c.known = nil, 0, nil
+		c.size = b.packEnd
 	}
-	l := loc{b.pack, c.base + int64(len(c.buf)), int64(len(data))}
-	c.buf = append(c.buf, data...)
 	if c.known == nil {
-		c.known = map[string]loc{}
+		c.known = map[string]int64{}
 	}
-	c.known[v] = l
-	return l
+	off := int64(len(c.buf))
+	c.known[v] = off
+	c.fix = append(c.fix, fixup{to, off, int64(len(data))})
+	c.buf = append(c.buf, data...)
 }
 
-// flush appends the gathered contents; false when one of the stamp's
-// appends failed (its records must then not name places).
+// flush appends the gathered contents and gives the records their places;
+// false when one of the stamp's appends failed (its records must then not
+// name places).
 func (c *contents) flush() bool {
 	if len(c.buf) > 0 {
-		if err := c.b.jail.AppendFile(c.b.packPath(c.b.pack), c.buf); err != nil {
+		at, err := c.b.jail.AppendStateFile(c.b.packPath(c.b.pack), c.buf)
+		if err != nil {
 			c.b.warn(fmt.Sprintf("turns: could not keep contents for review and revert: %v", err))
 			c.failed = true
+		} else {
+			for _, f := range c.fix {
+				*f.to = loc{c.b.pack, at + f.off, f.len}.slice()
+			}
+			c.size = at + int64(len(c.buf))
+			c.b.packEnd = c.size
 		}
-		c.base += int64(len(c.buf))
-		c.buf = c.buf[:0]
 	}
+	c.buf, c.fix, c.known = c.buf[:0], nil, nil
 	return !c.failed
 }
 
 // stampContents gives the write record r of ev the places of its contents.
 func (c *contents) stampContents(r *rec, ev *workspace.Event) {
 	if r.Prev != "" && ev.Kind != "created" {
-		r.PA = c.put(ev.Before, r.Prev).slice()
+		c.place(&r.PA, ev.Before, r.Prev)
 	}
 	if r.After != "" {
-		r.AA = c.put(ev.After, r.After).slice()
+		c.place(&r.AA, ev.After, r.After)
 	}
 }
 

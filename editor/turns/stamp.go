@@ -20,7 +20,7 @@ func (b *Book) Stamp(evs []workspace.Event) {
 		return
 	}
 	err := b.under(func(now int64, out *[]byte) {
-		c := &contents{b: b, now: now, out: out, base: -1}
+		c := &contents{b: b, now: now, out: out, size: b.packEnd}
 		recs := make([]*rec, 0, len(evs))
 		for i := range evs {
 			ev := &evs[i]
@@ -39,7 +39,7 @@ func (b *Book) Stamp(evs []workspace.Event) {
 					}
 					f := &rec{Op: "write", Turn: t.id, Seq: ev.Seq, Root: ev.Root, Path: g.Path, Kind: "deleted", Cause: ev.Cause,
 						By: ev.By, Ext: ext, Prev: g.Version, Mode: parseMode(g.Mode), Time: now}
-					f.PA = c.put(g.Data, g.Version).slice()
+					c.place(&f.PA, g.Data, g.Version)
 					recs = append(recs, f)
 				}
 			}
@@ -51,6 +51,9 @@ func (b *Book) Stamp(evs []workspace.Event) {
 			}
 			b.apply(r)
 			*out = appendRec(*out, r)
+		}
+		if kept && b.packEnd >= b.packMax() {
+			b.rotate(now, out) // the next contents go to a new pack
 		}
 	})
 	if err != nil {
@@ -167,7 +170,7 @@ func (b *Book) under(fn func(now int64, out *[]byte)) error {
 	if len(out) == 0 {
 		return nil
 	}
-	if err := b.jail.AppendFile(b.logPath(), out); err != nil {
+	if _, err := b.jail.AppendStateFile(b.logPath(), out); err != nil {
 		b.ino, b.off = 0, 0 // memory is ahead of the file: read it anew next time
 		return err
 	}
