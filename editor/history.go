@@ -26,6 +26,7 @@ type HistoryResponse struct {
 	Files []turns.File    `json:"files" desc:"With turn: its files in detail; empty otherwise."`
 	More  int             `json:"more" desc:"Turns selected past limit; pass next as before for them."`
 	Next  string          `json:"next" desc:"The before of the next page; empty when there is none."`
+	Root  string          `json:"root" desc:"The workspace root; a turn under another root names its own."`
 }
 
 // historyLimitCap bounds one listing.
@@ -72,7 +73,7 @@ func (s *Service) History(ctx context.Context, req *HistoryRequest) (*HistoryRes
 	if more > 0 && len(list) > 0 {
 		resp.Next = list[len(list)-1].Turn
 	}
-	return resp, nil
+	return resp, s.ownRoot(resp)
 }
 
 // turnDetail is editor::history for one turn.
@@ -90,7 +91,24 @@ func (s *Service) turnDetail(req *HistoryRequest) (*HistoryResponse, error) {
 	for i := range files {
 		files[i].Language = Language(files[i].Path)
 	}
-	return &HistoryResponse{Turns: []turns.Summary{sum}, Files: files}, nil
+	resp := &HistoryResponse{Turns: []turns.Summary{sum}, Files: files}
+	return resp, s.ownRoot(resp)
+}
+
+// ownRoot names the active root in resp, leaving it out of the turns
+// under it (a page of a thousand turns need not say it a thousand times).
+func (s *Service) ownRoot(resp *HistoryResponse) error {
+	root, err := s.root()
+	if err != nil {
+		return err
+	}
+	resp.Root = root
+	for i := range resp.Turns {
+		if resp.Turns[i].Root == root {
+			resp.Turns[i].Root = ""
+		}
+	}
+	return nil
 }
 
 // timeArg reads a time given as RFC 3339 or as a span back from now (5m),

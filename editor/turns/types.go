@@ -10,7 +10,7 @@ type Summary struct {
 	Turn       string   `json:"turn" desc:"The turn's id (t42), stable across restarts: pass it to editor::history for its detail, to editor::revert to undo it."`
 	By         string   `json:"by" desc:"Whose turn: the writer, as change events name it (claude-code#3f2a, cli, external)."`
 	Title      string   `json:"title,omitempty" desc:"What the turn was for, as its writer said (editor::turn begin); absent when it did not."`
-	Root       string   `json:"root" desc:"The workspace root of its changes' paths."`
+	Root       string   `json:"root,omitempty" desc:"The workspace root of its changes' paths, when it is not the response's root."`
 	Start      string   `json:"start" desc:"When it began, RFC 3339, UTC."`
 	End        string   `json:"end" desc:"Its last change, or when it was ended, RFC 3339, UTC."`
 	Open       bool     `json:"open,omitempty" desc:"True while the turn takes its writer's next change: begun and not ended, or its last change within the idle gap (turns.idle_ms)."`

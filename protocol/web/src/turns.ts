@@ -12,7 +12,8 @@ export interface TurnSummary {
   turn: string;
   by: string;
   title?: string;
-  root: string;
+  /** Absent for a turn under the response's root. */
+  root?: string;
   start: string;
   end: string;
   open?: boolean;
@@ -89,10 +90,10 @@ export function mine(by: string | undefined): boolean {
 export async function refreshReview(app: App): Promise<void> {
   const m = app.model;
   try {
-    const r = await app.link.call<{ turns: TurnSummary[] }>("editor_history", { unreviewed: true, not_by: pageClient, limit: 100 });
+    const r = await app.link.call<{ turns: TurnSummary[]; root: string }>("editor_history", { unreviewed: true, not_by: pageClient, limit: 100 });
     const next = new Map<string, TurnSummary[]>();
     for (const t of r.turns) {
-      if (t.root !== m.root) continue;
+      if ((t.root ?? r.root) !== m.root) continue;
       for (const p of t.paths) next.set(p, [...(next.get(p) ?? []), t]);
     }
     m.unreviewed = next;
