@@ -11,12 +11,13 @@ import (
 // A folder editor::delete removes goes with the files it held; their
 // contents ride on the folder's change event to its turn (editor/turns),
 // so that a revert brings them back, bytes and mode. Bounded: at most
-// folderKeepFiles files and folderKeepBytes of contents are read (a
-// folder past that is revertible only in part, and its turn says which
-// files it lost), each file at most turns.keep_file_bytes.
+// folderKeepFiles files and folderKeepBytes of contents are read, to
+// folderKeepDepth levels (a folder past that is revertible only in part,
+// and its turn says so), each file at most turns.keep_file_bytes.
 const (
 	folderKeepFiles = 500
 	folderKeepBytes = 8 << 20
+	folderKeepDepth = 32 // folders deeper than this are not looked into
 )
 
 // folderContents reads the files under the folder l, for its turn. It
@@ -32,8 +33,8 @@ func (s *Service) folderContents(l loc) []workspace.GoneFile {
 	defer d.Close()
 	var out []workspace.GoneFile
 	total, full := 0, false
-	var walk func(d *shell.Dir, rel string)
-	walk = func(d *shell.Dir, rel string) {
+	var walk func(d *shell.Dir, rel string, depth int)
+	walk = func(d *shell.Dir, rel string, depth int) {
 		ents, err := d.ReadDirSome(folderKeepFiles - len(out) + 1)
 		if err != nil {
 			return
@@ -46,8 +47,12 @@ func (s *Service) folderContents(l loc) []workspace.GoneFile {
 			r := path.Join(rel, en.Name)
 			switch en.Kind {
 			case shell.KindDir:
+				if depth == folderKeepDepth {
+					full = true
+					continue
+				}
 				if sub, err := d.Sub(en.Name); err == nil {
-					walk(sub, r)
+					walk(sub, r, depth+1)
 					sub.Close()
 				}
 			case shell.KindFile:
@@ -62,7 +67,7 @@ func (s *Service) folderContents(l loc) []workspace.GoneFile {
 			}
 		}
 	}
-	walk(d, "")
+	walk(d, "", 1)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if full {
 		out = append(out, workspace.GoneFile{})
