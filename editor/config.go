@@ -1,6 +1,9 @@
 package editor
 
-import "github.com/editord/editord/editor/lsp"
+import (
+	"github.com/editord/editord/editor/lsp"
+	"github.com/editord/editord/editor/turns"
+)
 
 // Config is the whole configuration file (docs/contract.md §6). The toml tags
 // are the key names, cmd/editord rejects keys that are not here, and the
@@ -15,7 +18,8 @@ type Config struct {
 	Run    RunConfig    `toml:"run"` // editor::run (run_config.go)
 	// LSP are the language servers, by name ([lsp.go], ...): see
 	// editor/lsp's ServerConfig.
-	LSP map[string]lsp.ServerConfig `toml:"lsp"`
+	LSP   map[string]lsp.ServerConfig `toml:"lsp"`
+	Turns turns.Config                `toml:"turns"`
 }
 
 // ToolsConfig shapes the MCP tool list (toolsets.go).
@@ -99,6 +103,7 @@ func DefaultConfig() Config {
 		HTTP:   defaultHTTPConfig(),
 		Run:    defaultRunConfig(),
 		LSP:    lsp.DefaultServers(),
+		Turns:  turns.DefaultConfig(),
 	}
 }
 

@@ -82,6 +82,9 @@ func (s *Service) changeDiff(l loc, kind string, before, after []byte) diff.Resu
 }
 
 // changeEventOf is changeEvent for a diff already computed by changeDiff.
+// The event carries the contents before and after to the journal's stamp,
+// which keeps them for the change's turn (review and revert, editor/turns):
+// every write that makes its event here is revertible.
 func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, after []byte, d diff.Result, afterVersion ...string) workspace.Event {
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: kind, Cause: cause, Added: d.Added, Removed: d.Removed}
 	if kind != "deleted" {
@@ -92,6 +95,12 @@ func (s *Service) changeEventOf(root string, l loc, cause, kind string, before, 
 			v = Version(after)
 		}
 		ev.Version = &v
+		ev.After = after
+	}
+	if kind != "created" {
+		p := s.versions.peek(l.abs, before)
+		ev.Prev = &p
+		ev.Before = before
 	}
 	ev.Patch, ev.Truncated = capPatch(d.Patch, s.cfg.Limits.EventPatchBytes)
 	if d.Truncated {
@@ -120,10 +129,14 @@ func capPatch(p string, n int) (string, bool) {
 func (s *Service) emit(ctx context.Context, evs ...workspace.Event) {
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	who := by(ctx)
+	turn := turnOf(ctx)
 	for i := range evs {
 		evs[i].Time = now
 		if evs[i].By == "" {
 			evs[i].By = who
+		}
+		if evs[i].Turn == "" {
+			evs[i].Turn = turn // a revert's own turn; the journal's stamp gives the rest theirs
 		}
 	}
 	// Concurrent writes of this process share one append (workspace's

@@ -117,7 +117,7 @@ func (s *Service) Move(ctx context.Context, req *MoveRequest) (*MoveResponse, er
 		return nil, err
 	}
 	fromPath := from.stored
-	ev := workspace.Event{Root: root, Path: to.stored, From: &fromPath, Kind: "moved", Cause: "editor::move"}
+	ev := workspace.Event{Root: root, Path: to.stored, From: &fromPath, Kind: "moved", Cause: causeOf(ctx, "editor::move")}
 	if before.Kind == shell.KindFile {
 		if res, err := s.jail.ReadFile(to.abs, s.cfg.Limits.MaxFileBytes); err == nil && !res.Truncated {
 			v := Version(res.Data)
@@ -185,12 +185,17 @@ func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteRespon
 	}
 	defer done()
 	var old []byte
-	if in, err := s.jail.Lstat(l.abs); err != nil {
+	in, err := s.jail.Lstat(l.abs)
+	if err != nil {
 		return nil, err
 	} else if in.Kind == shell.KindFile {
 		if res, err := s.jail.ReadFile(l.abs, s.cfg.Limits.MaxFileBytes); err == nil && !res.Truncated {
 			old = res.Data
 		}
+	}
+	var gone []workspace.GoneFile
+	if in.Kind == shell.KindDir && req.Recursive {
+		gone = s.folderContents(l)
 	}
 	if err := s.jail.Remove(l.abs, req.Recursive); err != nil {
 		return nil, err
@@ -208,7 +213,9 @@ func (s *Service) Delete(ctx context.Context, req *DeleteRequest) (*DeleteRespon
 	ev := workspace.Event{Root: root, Path: l.stored, Kind: "deleted", Cause: "editor::delete"}
 	if old != nil {
 		ev = s.changeEvent(root, l, "editor::delete", "deleted", old, nil)
+		ev.Mode = modeString(in.Mode)
 	}
+	ev.Gone = gone
 	s.emit(ctx, ev)
 	return &DeleteResponse{Path: l.stored, Deleted: true, BuffersClosed: closed, Root: root, Buffers: rec.Session(root).Buffers}, nil
 }

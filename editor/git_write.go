@@ -282,6 +282,7 @@ type gitEventSink struct {
 	r       *gitops.Repo
 	cause   string
 	evs     []workspace.Event
+	held    int // bytes of content the events hold (for their turn) until flushed
 	changed []bufferChange
 }
 
@@ -308,7 +309,8 @@ func (g *gitEventSink) add(t gitops.Touched) {
 		// Binary or very large: the event says what changed, without a patch.
 		g.evs = append(g.evs, workspace.Event{Root: g.root, Path: l.stored, Kind: t.Kind, Cause: g.cause, Truncated: true})
 	}
-	if len(g.evs) >= 256 {
+	g.held += len(t.Before) + len(t.After)
+	if len(g.evs) >= 256 || g.held >= 8<<20 {
 		g.flush()
 	}
 }
@@ -316,7 +318,7 @@ func (g *gitEventSink) add(t gitops.Touched) {
 func (g *gitEventSink) flush() {
 	if len(g.evs) > 0 {
 		g.s.emit(g.ctx, g.evs...)
-		g.evs = nil
+		g.evs, g.held = nil, 0
 	}
 	g.refreshBuffers()
 }

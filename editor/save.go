@@ -516,7 +516,7 @@ func (s *Service) writeAs(ctx context.Context, sv *saving, root string, l loc, c
 		sv.pre = nil
 	}
 	if sv.pre == nil {
-		p, err := s.jail.PrepareWrite(l.abs, content, shell.WriteOptions{Parents: create, Exclusive: create})
+		p, err := s.jail.PrepareWrite(l.abs, content, shell.WriteOptions{Parents: create, Exclusive: create, Perm: permOf(ctx)})
 		if err != nil {
 			return nil, err
 		}

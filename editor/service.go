@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/editord/editord/editor/lsp"
+	"github.com/editord/editord/editor/turns"
 	"github.com/editord/editord/search"
 	"github.com/editord/editord/shell"
 	"github.com/editord/editord/workspace"
@@ -45,6 +46,9 @@ type Service struct {
 	lsp *lsp.Manager
 	// renames keeps editor::rename's last dry runs for their apply.
 	renames renamePlans
+	// turns is the book of turns (editor/turns): every change journaled
+	// is stamped with its turn there.
+	turns *turns.Book
 }
 
 // New opens the jail and the state dir.
@@ -99,8 +103,15 @@ func New(cfg Config, opt Options) (*Service, error) {
 		jail.Close()
 		return nil, err
 	}
+	book, err := turns.Open(store, cfg.Turns, Version, opt.Warn)
+	if err != nil {
+		store.Close()
+		jail.Close()
+		return nil, err
+	}
+	store.SetStamper(book.Stamp)
 	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail),
-		lsp: lsp.NewManager(jail, cfg.LSP)}
+		lsp: lsp.NewManager(jail, cfg.LSP), turns: book}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})
@@ -192,6 +203,7 @@ func (s *Service) Close() error {
 	s.stopRuns()
 	s.lsp.Close()
 	s.find.Close()
+	s.turns.Close()
 	s.store.Close()
 	return s.jail.Close()
 }

@@ -48,6 +48,20 @@ func (m *versionMemo) of(key string, data []byte) string {
 	return v
 }
 
+// peek is of without remembering: for contents that are not the file's
+// latest (the "before" of a change).
+func (m *versionMemo) peek(key string, data []byte) string {
+	if len(data) >= memoMin {
+		m.mu.Lock()
+		e, ok := m.m[key]
+		m.mu.Unlock()
+		if ok && bytes.Equal(e.data, data) {
+			return e.version
+		}
+	}
+	return Version(data)
+}
+
 // known returns the last content of the file key this process read or
 // wrote, when it is remembered.
 func (m *versionMemo) known(key string) ([]byte, bool) {

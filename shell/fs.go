@@ -309,6 +309,34 @@ func (d *Dir) ReadDirLimit(limit int) (ents []DirEntry, more bool, err error) {
 	return out, false, nil
 }
 
+// ReadDirSome lists at most n entries of the folder, in no order, reading
+// only as many names as it returns (ReadDirLimit reads every name, to
+// sort them): what a bounded look into a folder of any size costs. Denied
+// entries and editord's temp files are left out, as by ReadDir.
+func (d *Dir) ReadDirSome(n int) ([]DirEntry, error) {
+	f, err := d.d.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, AsError(err, d.abs)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(max(n, 1))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, AsError(err, d.abs)
+	}
+	out := make([]DirEntry, 0, len(names))
+	for _, name := range names {
+		if IsTempName(name) {
+			continue
+		}
+		fi, err := d.d.Lstat(name)
+		if err != nil || d.j.denied(path.Join(d.rel, name), fi.IsDir()) || d.j.denied(path.Join(d.lex, name), fi.IsDir()) {
+			continue
+		}
+		out = append(out, DirEntry{Info: infoOf(fi)})
+	}
+	return out, nil
+}
+
 // Mkdir creates the folder abs (with its parents when parents is set).
 // created is false when a folder already stood there.
 func (j *Jail) Mkdir(abs string, parents bool) (created bool, err error) {

@@ -113,6 +113,42 @@ func (j *Jail) AppendFile(abs string, data []byte) error {
 	return nil
 }
 
+// AppendStateFile appends data to abs, a file of editord's own state dir
+// (made 0600 when missing), in one write(2) with O_APPEND, and returns the
+// offset where data begins: the file's size when it was opened, which is
+// exact for a caller holding a lock every appender takes. It is AppendFile
+// without what a user's file needs (no symlink walk of its own: os.Root
+// keeps the path inside the state dir; deny rules still apply): one open,
+// one fstat, one write.
+func (j *Jail) AppendStateFile(abs string, data []byte) (int64, error) {
+	r, rel, err := j.locate(abs)
+	if err != nil {
+		return 0, err
+	}
+	abs = filepath.Clean(abs)
+	if rel == "." {
+		return 0, Errorf(CodeIsADirectory, abs, "%s is a folder", abs)
+	}
+	if j.denied(rel, false) {
+		return 0, Errorf(CodeDenied, abs, "%s matches a deny rule in the jail configuration; it cannot be read, listed or changed", abs)
+	}
+	f, err := r.root.OpenFile(rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return 0, AsError(err, abs)
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, writeError(err, abs)
+	}
+	return fi.Size(), nil
+}
+
 // ReadTail returns up to the last n bytes of abs and the file's size.
 func (j *Jail) ReadTail(abs string, n int64) ([]byte, int64, error) {
 	t, err := j.prepare(abs, true, false)

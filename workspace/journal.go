@@ -20,6 +20,9 @@ type Event struct {
 	From      *string `json:"from,omitempty" desc:"For a move: the path it came from."`
 	Cause     string  `json:"cause" desc:"Function id that made the write (editor::save), or external for a write by another program."`
 	By        string  `json:"by" desc:"Who wrote: the MCP client's name and 4 hex of its session (claude-code#3f2a), cli for editord call, or external."`
+	Turn      string  `json:"turn" desc:"The turn the change belongs to (t42): the writer's changes between boundaries; an external change joins the turn of whoever was at work. editor::history shows a turn, editor::revert undoes it."`
+	Prev      *string `json:"prev,omitempty" desc:"Version of the content before the change, when it is known."`
+	Mode      string  `json:"mode,omitempty" desc:"For a deleted file: its permission bits in octal (0644), which a revert brings back."`
 	Version   *string `json:"version,omitempty" desc:"Version of the new content, when it is known."`
 	Added     int     `json:"added" desc:"Lines added."`
 	Removed   int     `json:"removed" desc:"Lines removed."`
@@ -30,6 +33,21 @@ type Event struct {
 	// the files after the last step journaled.
 	Step  int `json:"step,omitempty" desc:"For a call that writes several files one at a time (editor::replace): this file's place among them, from 1, in path order."`
 	Steps int `json:"steps,omitempty" desc:"With step: how many files the call was asked to write; a call stopped midway (killed) has no event past its last step."`
+
+	// Before and After are the whole contents around the change, when the
+	// writer has them in hand, and Gone the files a deleted folder held:
+	// the Stamper keeps them for the change's turn (editor/turns). They are
+	// never journaled or sent.
+	Before, After []byte     `json:"-"`
+	Gone          []GoneFile `json:"-"`
+}
+
+// GoneFile is a file a deleted folder held: its path (stored form), its
+// content when it was kept (nil: too large to keep), version and mode. One
+// without a path says that the folder held more than was kept.
+type GoneFile struct {
+	Path, Version, Mode string
+	Data                []byte
 }
 
 // The journal is one append-only file of JSON lines, each starting with
@@ -87,8 +105,13 @@ func (s *Store) Append(ctx context.Context, evs []Event, keep int) ([]Event, err
 	}
 	first := last
 	for i := range evs {
+		evs[i].Seq = first + int64(i) + 1
+	}
+	if stamp := s.stamp.Load(); stamp != nil {
+		(*stamp)(evs)
+	}
+	for i := range evs {
 		last++
-		evs[i].Seq = last
 		line, err := json.Marshal(evs[i])
 		if err != nil {
 			return nil, err
@@ -174,6 +197,19 @@ func (s *Store) compact(keep int) bool {
 	_, err = s.jail.WriteFile(s.path(journalFile), lines, shell.WriteOptions{Perm: 0o600, NoSync: true})
 	return err == nil
 }
+
+// Stamper gives each event of an append its turn (Event.Turn), numbered
+// and under the journal lock: turns are assigned in the journal's order,
+// by whichever process appends, from state every process shares. It
+// reports its own trouble; an event it cannot stamp is journaled anyway.
+type Stamper func(evs []Event)
+
+// LockJournal takes the journal lock, as Append does: what a Stamper keeps
+// beside the journal is changed under it by other callers too.
+func (s *Store) LockJournal(ctx context.Context) (func(), error) { return s.Lock(ctx, journalLock) }
+
+// SetStamper makes f stamp every append of this Store from now on.
+func (s *Store) SetStamper(f Stamper) { s.stamp.Store(&f) }
 
 // ParseCursor reads a cursor given as a string ("" is the beginning).
 func ParseCursor(c string) (int64, bool) {

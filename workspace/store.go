@@ -33,6 +33,8 @@ type Store struct {
 	// versionsKept counts the version store's writes between prunes
 	// (versions.go).
 	versionsKept versionKeeping
+	// stamp gives appended events their turn (SetStamper).
+	stamp atomic.Pointer[Stamper]
 }
 
 const (

@@ -58,7 +58,7 @@ func loadConfig(path string) (editor.Config, string, error) {
 	}
 	if len(keys) > 0 {
 		sort.Strings(keys)
-		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools], [http], [run], [lsp.NAME]; see README.md)", abs, strings.Join(keys, ", "))
+		return cfg, "", fmt.Errorf("config %s: unknown key %s (known sections: [limits], [jail], [walk], [editor], [tools], [http], [run], [turns], [lsp.NAME]; see README.md)", abs, strings.Join(keys, ", "))
 	}
 	cfg.LSP = lsp.WithDefaults(cfg.LSP)
 	if err := validate(cfg); err != nil {
@@ -87,6 +87,8 @@ func validate(c editor.Config) error {
 		{"jail.max_read_bytes", c.Jail.MaxReadBytes}, {"jail.max_write_bytes", c.Jail.MaxWriteBytes},
 		{"limits.versions_bytes", l.VersionsBytes},
 		{"http.max_sessions", int64(c.HTTP.MaxSessions)}, {"http.session_idle_seconds", int64(c.HTTP.SessionIdleSeconds)},
+		{"turns.idle_ms", int64(c.Turns.IdleMS)}, {"turns.kept", int64(c.Turns.Kept)},
+		{"turns.keep_bytes", c.Turns.KeepBytes}, {"turns.keep_file_bytes", c.Turns.KeepFileBytes},
 	}
 	for _, ch := range checks {
 		if ch.v <= 0 {

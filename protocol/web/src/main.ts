@@ -38,6 +38,7 @@ import { addIntelCommands } from "./intelcommands";
 import { problemsView } from "./views/problems";
 import { rememberActive } from "./restore";
 import { hideChanges, showChanges } from "./inlinediff";
+import { refreshReview, refreshReviewSoon } from "./turns";
 
 function noToken(why: string): void {
   document.title = "editord";
@@ -87,6 +88,7 @@ function start(): void {
       addActivity(app, ev);
       refreshGitSoon(app);
       noteChange(app);
+      refreshReviewSoon(app);
       void changed(app, ev)
         .then((moved) => {
           const tab = model.tabs.get(ev.path);
@@ -102,6 +104,7 @@ function start(): void {
       void resync(app).then(() => list(app, "")).catch(() => {});
       void seedActivity(app);
       refreshGitSoon(app);
+      refreshReviewSoon(app);
     },
   });
   const editor = new EditorHost(pane, model, {
@@ -161,6 +164,7 @@ function start(): void {
     .then(() => {
       void seedActivity(app);
       void refreshGit(app);
+      void refreshReview(app);
       const t = model.activeTab;
       if (t) return load(app, t);
     })

@@ -8,7 +8,7 @@
 import type { EditorState, Text } from "@codemirror/state";
 import type { ChangeEvent, LinkState } from "./mcp";
 import type { EOL } from "./text";
-import type { GitStatusResult as GitStatus, TreeEntry, WorkspaceGetResult } from "./wire";
+import type { GitStatusResult as GitStatus, HistoryResult, TreeEntry, WorkspaceGetResult } from "./wire";
 
 export type BufferRec = WorkspaceGetResult["buffers"][number];
 
@@ -137,6 +137,8 @@ export class Model {
   gitSummary: { text: string; error: boolean } | null = null;
   /** The change journal, newest first, as far back as this page has seen. */
   activity: ChangeEvent[] = [];
+  /** Paths other writers changed in turns nobody reviewed yet (turns.ts). */
+  unreviewed = new Map<string, HistoryResult["turns"]>();
   status: Status = { link: "connecting" };
   /** Files larger than this open read-only (learned from truncated opens). */
   private listeners = new Map<Aspect, Set<() => void>>();

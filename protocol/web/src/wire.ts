@@ -104,8 +104,10 @@ export interface ChangesResult {
     cause: string;
     from?: string | null;
     kind: "created" | "modified" | "deleted" | "moved";
+    mode: string;
     patch: string;
     path: string;
+    prev?: string | null;
     removed: number;
     root: string;
     seq: number;
@@ -113,6 +115,7 @@ export interface ChangesResult {
     steps: number;
     time: string;
     truncated: boolean;
+    turn: string;
     version?: string | null;
   }[];
   cursor: string;
@@ -645,6 +648,82 @@ export interface GitUndoCommitResult {
   undone_sha: string;
 }
 
+/** editor::history: its arguments. */
+export interface HistoryRequest {
+  /** Page on: turns older than this (next). */
+  before?: string;
+  /** Only this writer (claude-code#3f2a, or claude-code for all its sessions). */
+  by?: string;
+  /** At most this many (up to 1000). */
+  limit?: number;
+  /** Leave out this writer. */
+  not_by?: string;
+  /** Only turns that changed this path. */
+  path?: string;
+  /** Only turns active since: RFC 3339 or a span (5m). */
+  since?: string;
+  /** One turn in detail (t42). */
+  turn?: string;
+  /** Only turns not wholly kept or undone. */
+  unreviewed?: boolean;
+  /** Only turns begun by then (same forms). */
+  until?: string;
+}
+
+/** editor::history: its structured result. */
+export interface HistoryResult {
+  files: {
+    added: number;
+    external: boolean;
+    from?: string | null;
+    hunks: {
+      added: number;
+      changed_by: string[];
+      header: string;
+      id: number;
+      kept: boolean;
+      new_lines: number;
+      new_start: number;
+      old_lines: number;
+      old_start: number;
+      removed: number;
+      reverted_in: string;
+      status: "stands" | "changed" | "undone";
+    }[];
+    kind: "created" | "modified" | "deleted" | "moved";
+    language: string;
+    note: string;
+    now?: string | null;
+    patch: string;
+    path: string;
+    removed: number;
+    reviewed: boolean;
+    status: "stands" | "changed" | "undone" | "partly" | "unknown";
+  }[];
+  more: number;
+  next: string;
+  root: string;
+  turns: {
+    added: number;
+    by: string;
+    changes: number;
+    end: string;
+    explicit: boolean;
+    external: boolean;
+    files: number;
+    open: boolean;
+    paths: string[];
+    removed: number;
+    reverted_in: string[];
+    reverts: string;
+    reviewed: boolean;
+    root: string;
+    start: string;
+    title: string;
+    turn: string;
+  }[];
+}
+
 /** editor::hover: its arguments. */
 export interface HoverRequest {
   /** 1-based column, in characters. */
@@ -825,6 +904,42 @@ export interface ReplaceResult {
   patches_omitted: number;
   root: string;
   written: number;
+}
+
+/** editor::revert: its arguments. */
+export interface RevertRequest {
+  /** Return the patch; write nothing. */
+  dry_run?: boolean;
+  /** Only these hunk ids of that file. */
+  hunks?: number[];
+  /** Only this file of it. */
+  path?: string;
+  /** The turn (t42). */
+  turn: string;
+}
+
+/** editor::revert: its structured result. */
+export interface RevertResult {
+  dry_run: boolean;
+  patch: string;
+  refused: {
+    as_made: string;
+    as_now: string;
+    as_was: string;
+    changed_by: string[];
+    hunk: number;
+    path: string;
+    reason: string;
+  }[];
+  root: string;
+  turn: string;
+  undone: {
+    from?: string | null;
+    hunks: number[];
+    kind: "modified" | "deleted" | "restored" | "moved";
+    patch: string;
+    path: string;
+  }[];
 }
 
 /** editor::run: its arguments. */
@@ -1140,6 +1255,43 @@ export interface TreeResult {
   root: string;
   scanned: number;
   truncated: boolean;
+}
+
+/** editor::turn: its arguments. */
+export interface TurnRequest {
+  /** begin, end, or keep (mark reviewed). */
+  action: "begin" | "end" | "keep";
+  /** keep: hunk ids of that file. */
+  hunks?: number[];
+  /** keep: one file of it. */
+  path?: string;
+  /** begin: what the turn is for. */
+  title?: string;
+  /** keep: the turn (t42). */
+  turn?: string;
+}
+
+/** editor::turn: its structured result. */
+export interface TurnResult {
+  turn?: {
+    added: number;
+    by: string;
+    changes: number;
+    end: string;
+    explicit: boolean;
+    external: boolean;
+    files: number;
+    open: boolean;
+    paths: string[];
+    removed: number;
+    reverted_in: string[];
+    reverts: string;
+    reviewed: boolean;
+    root: string;
+    start: string;
+    title: string;
+    turn: string;
+  } | null;
 }
 
 /** editor::workspace::focus: its arguments. */

@@ -96,6 +96,7 @@ func main() {
 		{"agent", benchAgent},
 		{"run", benchRun},
 		{"lsp", benchLSP},
+		{"turns", benchTurns},
 	}
 	for _, g := range groups {
 		if only != nil && !only[g.name] {
@@ -232,7 +233,7 @@ func esc(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 var watched = []string{
 	"editor::search", "editor::find", "editor::git::status", "editor::git::hunks", "editor::git::log", "editor::git::blame",
 	"editor::open", "editor::save", "editor::diff", "editor::workspace::get", "editor::changes",
-	"editor::symbols", "editor::references", "editor::rename",
+	"editor::symbols", "editor::references", "editor::rename", "editor::history", "editor::revert",
 }
 
 func servedFunctions() map[string]bool {
@@ -291,6 +292,11 @@ func startServer(state string, extra ...string) *server {
 
 // startServerAt is startServer on another root.
 func startServerAt(root, state string, extra ...string) *server {
+	return startServerBin(*binPath, root, state, extra...)
+}
+
+// startServerBin is startServerAt with another binary.
+func startServerBin(bin, root, state string, extra ...string) *server {
 	if state == "" {
 		state = newStateDir()
 	}
@@ -301,7 +307,7 @@ func startServerAt(root, state string, extra ...string) *server {
 	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(xdg, "config"), "XDG_STATE_HOME=" + filepath.Join(xdg, "state")}
 	logFile, err := os.OpenFile(filepath.Join(tmpBase, "server-stderr.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	check(err)
-	c, err := client.NewStdioMCPClientWithOptions(*binPath, env, args,
+	c, err := client.NewStdioMCPClientWithOptions(bin, env, args,
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd := exec.Command(command, args...)
 			cmd.Env = append(os.Environ(), env...)

@@ -1,12 +1,15 @@
-// The Activity panel: the change journal live, newest first: who, which
-// file, what kind, lines added and removed; a click shows the patch.
-// Filters: agents only, and one file.
+// The Activity panel: the change journal live, newest first, grouped by
+// turn (turns.ts): each turn's writer with Review (views/review.ts) and
+// Undo, then its changes: which file, what kind, lines added and removed;
+// a click shows the patch. Filters: agents only, and one file.
 
 import type { App } from "../app";
 import { byAgent } from "../activity";
 import { h, midPath } from "../dom";
 import type { ChangeEvent } from "../mcp";
 import { patchView } from "./patch";
+import { byTurn, mine, undo } from "../turns";
+import { openReview } from "./review";
 
 export function activityPanel(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -24,25 +27,42 @@ export function activityPanel(parent: HTMLElement, app: App): void {
     const f = file.value.trim();
     const shown = m.activity.filter((ev) => (!agentsOnly.checked || byAgent(ev)) && (!f || ev.path.includes(f) || ev.from?.includes(f)));
     if (!shown.length) list.append(h("li", { class: "panel-note" }, m.activity.length ? "No change matches the filters." : "No changes yet."));
-    for (const ev of shown.slice(0, 200)) {
-      const what = ev.kind === "moved" ? `${ev.from} → ${ev.path}` : ev.path;
-      list.append(h("li", {}, h("button", {
-        type: "button", class: "change", title: `${ev.cause} at ${ev.time}`, onclick: () => showPatch(app, ev),
-      },
-      h("span", { class: "who" }, ev.by ?? ev.cause),
-      ev.kind === "moved" ? h("span", { class: "what", title: what }, `${ev.kind} ${what}`) : h("span", { class: "what" }, `${ev.kind} `, midPath(ev.path)),
-      // A change seen without the file's earlier text (not open, a folder's
-      // event) has no line counts: say nothing rather than +0 −0.
-      ev.patch || ev.added || ev.removed
-        ? h("span", { class: "delta" }, h("span", { class: "add" }, `+${ev.added}`), " ", h("span", { class: "del" }, `−${ev.removed}`))
-        : h("span", { class: "delta" }),
-      h("span", { class: "when" }, when(ev.time)))));
+    for (const g of byTurn(shown.slice(0, 200))) {
+      if (g.turn) list.append(turnHead(app, g.turn, g.by, g.events.length));
+      for (const ev of g.events) list.append(item(ev, !!g.turn));
     }
+  }
+  function item(ev: ChangeEvent, inTurn: boolean): HTMLElement {
+    const what = ev.kind === "moved" ? `${ev.from} → ${ev.path}` : ev.path;
+    return h("li", {}, h("button", {
+      type: "button", class: `change ${inTurn ? "in-turn" : ""}`, title: `${ev.cause} at ${ev.time}`, onclick: () => showPatch(app, ev),
+    },
+    h("span", { class: "who" }, ev.by ?? ev.cause),
+    ev.kind === "moved" ? h("span", { class: "what", title: what }, `${ev.kind} ${what}`) : h("span", { class: "what" }, `${ev.kind} `, midPath(ev.path)),
+    // A change seen without the file's earlier text (not open, a folder's
+    // event) has no line counts: say nothing rather than +0 −0.
+    ev.patch || ev.added || ev.removed
+      ? h("span", { class: "delta" }, h("span", { class: "add" }, `+${ev.added}`), " ", h("span", { class: "del" }, `−${ev.removed}`))
+      : h("span", { class: "delta" }),
+    h("span", { class: "when" }, when(ev.time))));
   }
   m.on("activity", render);
   agentsOnly.addEventListener("change", render);
   file.addEventListener("input", render);
   render();
+}
+
+/** A turn's heading in the list: whose it is, and its actions. */
+function turnHead(app: App, turn: string, by: string, n: number): HTMLElement {
+  const who = mine(by) ? "you" : by;
+  const pending = [...app.model.unreviewed.values()].flat().find((t) => t.turn === turn);
+  return h("li", { class: `turn-head ${pending ? "pending" : ""}`, "aria-label": `turn ${turn} by ${who}` },
+    h("span", { class: "who" }, who),
+    h("span", { class: "what" }, `${turn} · ${n} ${n === 1 ? "change" : "changes"}${pending ? " · not reviewed" : ""}${pending?.title ? ` · “${pending.title}”` : ""}`),
+    h("button", { type: "button", "aria-label": `Review ${turn}`, onclick: () => void openReview(app, turn) }, "Review"),
+    h("button", { type: "button", class: "danger", "aria-label": `Undo ${turn}`, title: "Undo this turn (a turn of its own: undo that to redo)",
+      onclick: () => void undo(app, turn).then((r) => app.model.say(r.refused.length ? `Undid ${turn} in part: ${r.refused.length} changed since, left as they are (Review shows them).` : r.undone.length ? `Undid ${turn}.` : `Nothing of ${turn} is left to undo.`))
+        .catch((e) => app.model.say(`Not undone: ${(e as Error).message}`)) }, "Undo"));
 }
 
 function showPatch(app: App, ev: ChangeEvent): void {

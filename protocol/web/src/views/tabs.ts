@@ -7,15 +7,17 @@ import { activate, closeTab } from "../docs";
 import type { Tab } from "../model";
 import { recentlyByAgents } from "../activity";
 import { fileIcon } from "../icons";
+import { unreviewedNote } from "../turns";
 
-function stateOf(tab: Tab, recent: Set<string>): { cls: string; mark: string; why: string } {
+function stateOf(tab: Tab, recent: Set<string>, review: string | null): { cls: string; mark: string; why: string } {
   if (tab.otherRoot) return { cls: "detached", mark: "●", why: `in ${tab.otherRoot}, no longer the workspace root; unsaved edits kept here` };
   if (tab.remote?.kind === "deleted" && (tab.dirty || tab.closedElsewhere)) return { cls: "detached", mark: "●", why: "deleted on disk; unsaved edits kept here" };
   if (tab.closedElsewhere) return { cls: "detached", mark: "●", why: "closed elsewhere; unsaved edits kept here" };
   if (tab.remote) return { cls: "dirty remote", mark: "●", why: "changed on disk while you edit" };
   if (tab.dirty) return { cls: "dirty", mark: "●", why: "unsaved edits" };
   if (tab.dirtyElsewhere) return { cls: "elsewhere", mark: "◌", why: "unsaved edits in another editor" };
-  if (recent.has(tab.path)) return { cls: "recent", mark: "◆", why: "changed by an agent in the last minute" };
+  if (recent.has(tab.path)) return { cls: review ? "recent review" : "recent", mark: "◆", why: "changed by an agent in the last minute" };
+  if (review) return { cls: "review", mark: "◇", why: review };
   if (tab.readOnly) return { cls: "readonly", mark: "", why: "read-only" };
   if (tab.unreadable) return { cls: "unreadable", mark: "", why: tab.unreadable.code === "binary" ? "binary, not shown" : "cannot be opened" };
   return { cls: "", mark: "", why: "" };
@@ -33,7 +35,7 @@ export function tabsView(parent: HTMLElement, app: App): void {
     const recent = recentlyByAgents(app);
     const key = JSON.stringify([m.active, m.order.map((p) => {
       const tab = m.tabs.get(p);
-      const st = tab && stateOf(tab, recent);
+      const st = tab && stateOf(tab, recent, unreviewedNote(app, p));
       return st ? [p, st.cls, st.why] : p;
     })]);
     if (key === shown) return;
@@ -44,7 +46,7 @@ export function tabsView(parent: HTMLElement, app: App): void {
       const tab = m.tabs.get(path);
       if (!tab) return;
       const on = m.active === path;
-      const st = stateOf(tab, recent);
+      const st = stateOf(tab, recent, unreviewedNote(app, path));
       const el = h(
         "div",
         {

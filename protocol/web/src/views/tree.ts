@@ -10,6 +10,7 @@ import { collapse, create, expand, remove, rename } from "../files";
 import type { Entry } from "../model";
 import { openMenu, type MenuItem } from "./menu";
 import { fileIcon, folderIcon } from "../icons";
+import { unreviewedNote } from "../turns";
 
 export function treeView(parent: HTMLElement, app: App): void {
   const m = app.model;
@@ -38,6 +39,7 @@ export function treeView(parent: HTMLElement, app: App): void {
     entries.set(e.path, e);
     const isDir = e.kind === "dir";
     const open = isDir && m.expanded.has(e.path);
+    const review = isDir ? null : unreviewedNote(app, e.path);
     const li = h(
       "li",
       {
@@ -48,8 +50,10 @@ export function treeView(parent: HTMLElement, app: App): void {
         tabindex: m.selected === e.path ? 0 : -1,
         "data-path": e.path,
         class: isDir ? "dir" : m.active === e.path ? "file open" : "file",
+        title: review ?? undefined,
       },
-      h("span", { class: "row" }, h("span", { class: "twisty", "aria-hidden": "true" }, isDir ? (open ? "▾" : "▸") : ""), isDir ? folderIcon(open) : fileIcon(e.name), h("span", { class: "label" }, e.name)),
+      h("span", { class: "row" }, h("span", { class: "twisty", "aria-hidden": "true" }, isDir ? (open ? "▾" : "▸") : ""), isDir ? folderIcon(open) : fileIcon(e.name), h("span", { class: "label" }, e.name),
+        review ? h("span", { class: "review-mark", "aria-hidden": "true" }, "◇") : null),
     );
     // CSSOM, not a style attribute: the CSP allows no inline styles.
     (li.firstElementChild as HTMLElement).style.paddingLeft = `${(level - 1) * 14 + 6}px`;
