@@ -20,16 +20,7 @@ type Function struct {
 	Request     reflect.Type
 	Response    reflect.Type
 	call        func(ctx context.Context, s *Service, args json.RawMessage) (any, error)
-	// served, when set, says whether the configuration offers the function
-	// at all (editor::run and its jobs only when [run] enabled).
-	served func(Config) bool
 }
-
-// Served reports whether the function is offered under cfg: a function
-// that is off is not listed to MCP clients, so none is told of a tool it
-// cannot use (its call is refused with not_allowed, saying how to turn it
-// on).
-func (f *Function) Served(cfg Config) bool { return f.served == nil || f.served(cfg) }
 
 // Annotations are the behaviour hints clients show and act on.
 type Annotations struct {

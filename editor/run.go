@@ -66,12 +66,7 @@ func init() {
 			"(all of it pageable with editor::run::output) and the files it changed, journaled as your writes. "+
 			"Example: {\"argv\": [\"go\", \"test\", \"./...\"]}; background: true returns a job id at once.",
 		destructive, (*Service).Run)
-	catalog["editor::run"].served = runServed
 }
-
-// runServed: editor::run and its job functions are offered only when the
-// configuration turns commands on.
-func runServed(c Config) bool { return c.Run.Enabled }
 
 const (
 	runTailDefault = 8192

@@ -21,7 +21,6 @@ func init() {
 	define("editor::run::kill",
 		"Stop an editor::run job and every process it started; what it changed until then is journaled.",
 		Annotations{Destructive: true, Idempotent: true}, (*Service).RunKill)
-	catalog["editor::run::kill"].served = runServed
 }
 
 // runKillWait bounds the wait for another process to record a kill.

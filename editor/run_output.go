@@ -40,7 +40,6 @@ func init() {
 		"Page an editor::run job's stdout or stderr by byte offset (kept whole up to run.max_output_bytes, then its newest part); "+
 			"follow a running job by passing next_offset back with wait_ms.",
 		readOnly, (*Service).RunOutput)
-	catalog["editor::run::output"].served = runServed
 }
 
 func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOutputResponse, error) {

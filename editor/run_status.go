@@ -39,7 +39,6 @@ func init() {
 	define("editor::run::status",
 		"editor::run jobs, any process's: one by id, or all kept, with state, exit code, duration, output sizes and, once ended, the files changed.",
 		readOnly, (*Service).RunStatus)
-	catalog["editor::run::status"].served = runServed
 }
 
 func (s *Service) RunStatus(ctx context.Context, req *RunStatusRequest) (*RunStatusResponse, error) {

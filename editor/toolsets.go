@@ -37,7 +37,7 @@ var Toolsets = []Toolset{
 	{"text", "Diff two texts you pass."},
 	{"turns", "Turns: mark one, its history, revert it (a file or hunks of it)."},
 	{"intel", "Code intelligence from language servers: symbols, definition, references, hover, diagnostics, rename."},
-	{"run", "Run commands in a sandbox, and follow or stop them."},
+	{"run", "Run commands in a sandbox, and follow or stop them (when the server's config has [run] enabled = true)."},
 }
 
 // DefaultToolsets is what a client lists when nothing asks for more.

@@ -67,9 +67,6 @@ func NewServer(svc *editor.Service, version string) *Server {
 	cs.srv = s
 	tools := map[string]*editor.Function{}
 	for _, f := range editor.Catalog() {
-		if !f.Served(svc.Config()) {
-			continue
-		}
 		s.AddTool(Tool(f), handler(svc, f, cs, tr))
 		tools[ToolName(f.ID)] = f
 	}

@@ -36,9 +36,6 @@ func listNames(t *testing.T, s *session, meta *mcp.Meta) []string {
 func toolsOf(toolsets ...string) []string {
 	var names []string
 	for _, f := range editor.Catalog() {
-		if !f.Served(editor.DefaultConfig()) {
-			continue // not registered at all (editor::run while commands are off)
-		}
 		for _, ts := range toolsets {
 			if editor.ToolsetOf(f.ID) == ts {
 				names = append(names, protocol.ToolName(f.ID))
