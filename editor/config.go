@@ -9,33 +9,27 @@ import (
 // are the key names, cmd/editord rejects keys that are not here, and the
 // desc tags say what each does in docs/reference.md.
 type Config struct {
-	Limits Limits       `toml:"limits"`
-	Jail   JailConfig   `toml:"jail"`
-	Walk   WalkConfig   `toml:"walk"`
-	Editor EditorConfig `toml:"editor"`
-	Tools  ToolsConfig  `toml:"tools"`
-	HTTP   HTTPConfig   `toml:"http"`
-	Run    RunConfig    `toml:"run"` // editor::run (run_config.go)
+	Limits Limits       `toml:"limits" desc:"What one call may cost, and what the state dir keeps of changes and versions."`
+	Jail   JailConfig   `toml:"jail" desc:"What anything may touch: the folders, the globs refused inside them, the sizes read and written."`
+	Walk   WalkConfig   `toml:"walk" desc:"Folder walks (tree, find, search, the watcher)."`
+	Editor EditorConfig `toml:"editor" desc:"How two writers of one file meet."`
+	Tools  ToolsConfig  `toml:"tools" desc:"Which tools MCP clients list."`
+	HTTP   HTTPConfig   `toml:"http" desc:"The sessions of editord serve --http."`
+	Run    RunConfig    `toml:"run" desc:"editor::run: whether commands may run, which, and the sandbox they run in (README, Running commands). Off by default."` // run_config.go
 	// LSP are the language servers, by name ([lsp.go], ...): see
 	// editor/lsp's ServerConfig.
-	LSP   map[string]lsp.ServerConfig `toml:"lsp"`
-	Turns turns.Config                `toml:"turns"`
+	LSP   map[string]lsp.ServerConfig `toml:"lsp" desc:"One table per language server (editor::symbols, definition, references, hover, diagnostics, rename). A server is started by the first call that needs it. The defaults below stay beside the tables the file adds; a table named like a default one ([lsp.go]) replaces it, keeping the default's languages, settings and install where it leaves them out."`
+	Turns turns.Config                `toml:"turns" desc:"Turns: how a writer's changes are grouped for review and undo, and how many are kept."`
 }
 
 // ToolsConfig shapes the MCP tool list (toolsets.go).
 type ToolsConfig struct {
-	// Toolsets every MCP client lists (core by default; "all" for every one).
-	Toolsets []string `toml:"toolsets"`
+	Toolsets []string `toml:"toolsets" desc:"The toolsets every MCP client lists: core, git, workspace, text, turns, intel, run, or all. Each listed tool costs a model its description in context on every turn; a client can still list more for itself (an X-MCP-Toolsets header, editor::tools), and every tool answers by name whether listed or not. run is added when [run] enabled is true."`
 }
 
-// EditorConfig tunes how writers of one file meet (merge.go, drafts.go).
+// EditorConfig tunes how writers of one file meet (merge.go, draft_notice.go).
 type EditorConfig struct {
-	// DraftConflict is what an agent's save or edit of a file that a
-	// person holds a draft of does: "merge" writes it (the reply names
-	// the draft, and the person's editor rebases the draft onto it);
-	// "refuse" holds it (nothing written) until the draft is saved or
-	// discarded.
-	DraftConflict string `toml:"draft_conflict"`
+	DraftConflict string `toml:"draft_conflict" desc:"What an agent's save or edit of a file a person has unsaved edits of (a draft) does: \"merge\" writes it, names the draft in the reply, and the person's editor rebases the draft onto it; \"refuse\" holds it (held: true, nothing written) until the person saves or discards the draft."`
 }
 
 // Limits bound what one call may cost.

@@ -10,43 +10,43 @@ import (
 // RunConfig is the [run] table: whether editor::run may start commands,
 // which, and the box they run in (shell/sandbox). Off by default.
 type RunConfig struct {
-	Enabled bool `toml:"enabled"`
+	Enabled bool `toml:"enabled" desc:"Whether editor::run may start commands at all: on, every client lists the run toolset; off, editor::run answers not_allowed. editord serve --allow-run turns it on for one server."`
 	// Programs a command may start, by name (looked up on the command's
 	// PATH) or by path (absolute, or ./ for one relative to the root);
 	// "*" allows any. The sandbox is what confines them: a build tool runs
 	// whatever the build says.
-	Programs []string `toml:"programs"`
+	Programs []string `toml:"programs" desc:"Programs a command may start: a name looked up on the commands' PATH, an absolute path, or ./NAME relative to the root; \"*\" allows any. The sandbox, not this list, is what confines them (a build tool runs whatever the build says), so add your toolchain here."`
 	// Shell lets a request pass a command line, run by /bin/sh -c.
-	Shell bool `toml:"shell"`
+	Shell bool `toml:"shell" desc:"true lets a request pass a command line ({\"command\": \"...\"}, run by /bin/sh -c) instead of argv."`
 	// Network keeps the host's network; otherwise a command has only a
 	// loopback of its own.
-	Network bool `toml:"network"`
+	Network bool `toml:"network" desc:"true keeps the host's network for commands (a module download, a test against a service); otherwise a command has only a loopback of its own."`
 	// Path is the command's PATH; "" uses editord's own.
-	Path string `toml:"path"`
+	Path string `toml:"path" desc:"The commands' PATH; \"\" uses editord's own."`
 	// Read: folders (or files) a command may read and execute besides the
 	// jail (the system and the toolchains). Write: folders it may write
 	// besides the jail and its private temp folder. ~ is the home folder.
-	Read  []string `toml:"read"`
-	Write []string `toml:"write"`
+	Read  []string `toml:"read" desc:"Folders (or files) a command may read and execute besides the jail: the system and your toolchains; ~ is your home folder. The folder of the program it starts is added by itself. Add a toolchain installed elsewhere (~/.cargo, ~/go/pkg/mod)."`
+	Write []string `toml:"write" desc:"Folders a command may write besides the jail and its own home and temp folders (in the state dir); ~ is your home folder. Empty keeps every write inside the workspace."`
 	// Env is set for every command; PassEnv names variables passed on from
 	// editord's own environment (nothing else of it is); AllowEnv names
 	// variables a request may set although they are refused by default
 	// (PATH, LD_*, GIT_*... see refusedEnv).
-	Env      map[string]string `toml:"env"`
-	PassEnv  []string          `toml:"pass_env"`
-	AllowEnv []string          `toml:"allow_env"`
+	Env      map[string]string `toml:"env" desc:"Variables set for every command, over what pass_env passes on."`
+	PassEnv  []string          `toml:"pass_env" desc:"Names of editord's own environment variables a command gets; nothing else of editord's environment is passed on but PATH (see path)."`
+	AllowEnv []string          `toml:"allow_env" desc:"Variables a request may set although they are refused by default because they change what a program loads or where it writes (PATH, HOME, TMPDIR, LD_*, GIT_*, GOFLAGS, NODE_OPTIONS, ...)."`
 	// TimeoutMS is a command's time unless the request says otherwise,
 	// up to MaxTimeoutMS.
-	TimeoutMS    int `toml:"timeout_ms"`
-	MaxTimeoutMS int `toml:"max_timeout_ms"`
+	TimeoutMS    int `toml:"timeout_ms" desc:"Milliseconds a command may run when the request gives no timeout_seconds; at the end it and everything it started are killed (state timeout)."`
+	MaxTimeoutMS int `toml:"max_timeout_ms" desc:"The longest timeout a request may ask for, in milliseconds; a longer timeout_seconds is cut to it. At least timeout_ms."`
 	// MaxProcesses bounds processes and threads at once, MaxMemoryBytes the
 	// writable memory of each process.
-	MaxProcesses   int   `toml:"max_processes"`
-	MaxMemoryBytes int64 `toml:"max_memory_bytes"`
+	MaxProcesses   int   `toml:"max_processes" desc:"Processes and threads a command may have at once (RLIMIT_NPROC; a pids cgroup when editord runs as root); a fork past it fails."`
+	MaxMemoryBytes int64 `toml:"max_memory_bytes" desc:"Writable memory of each of a command's processes, in bytes (RLIMIT_DATA); an allocation past it fails."`
 	// MaxOutputBytes is how much of each output stream is kept for paging
 	// (the newest part past it); JobsKept how many ended jobs are kept.
-	MaxOutputBytes int64 `toml:"max_output_bytes"`
-	JobsKept       int   `toml:"jobs_kept"`
+	MaxOutputBytes int64 `toml:"max_output_bytes" desc:"Bytes of each output stream (stdout, stderr) kept in the state dir for editor::run::output; past it the newest part is kept. The reply itself holds only the last 8 KiB."`
+	JobsKept       int   `toml:"jobs_kept" desc:"Ended jobs kept for editor::run::status and editor::run::output; older ones are removed with their output."`
 }
 
 func defaultRunConfig() RunConfig {

@@ -22,7 +22,10 @@ import (
 // changing a request, a response, a description or a config key.
 func TestDocsReference(t *testing.T) {
 	const path = "../../docs/reference.md"
-	want := reference()
+	want, undescribed := reference()
+	if len(undescribed) > 0 {
+		t.Fatalf("configuration keys without a desc tag (what it does, its unit, when to change it, for a person configuring editord): %s", strings.Join(undescribed, ", "))
+	}
 	data, err := os.ReadFile(path)
 	if err == nil && string(data) == want {
 		return
@@ -35,8 +38,9 @@ func TestDocsReference(t *testing.T) {
 	}
 }
 
-// reference is docs/reference.md.
-func reference() string {
+// reference is docs/reference.md, and the configuration sections and keys
+// that have no desc tag to say what they do.
+func reference() (doc string, undescribed []string) {
 	var b strings.Builder
 	b.WriteString(`# editord reference
 
@@ -73,44 +77,75 @@ elements ` + "`parent[].child`" + `).
 are an error that names the key.
 
 `)
-	cfg := editor.DefaultConfig()
-	v, t := reflect.ValueOf(cfg), reflect.TypeOf(cfg)
-	table := func(name string, sv reflect.Value) {
-		fmt.Fprintf(&b, "### [%s]\n\n| key | default | what it does |\n|---|---|---|\n", name)
-		st := sv.Type()
-		for j := range st.NumField() {
-			k := st.Field(j)
-			def, err := toml.Marshal(map[string]any{"v": sv.Field(j).Interface()})
-			if sv.Field(j).Kind() == reflect.Map {
-				// An inline table, written as TOML would inline it.
-				def, err = json.Marshal(sv.Field(j).Interface())
-				def = append([]byte("v = "), bytes.ReplaceAll(def, []byte(`":`), []byte(`" = `))...)
-				if sv.Field(j).Len() == 0 {
-					def = []byte("v = {}")
-				}
-			}
-			if err != nil {
-				panic(err)
-			}
-			val := strings.TrimSpace(strings.TrimPrefix(string(def), "v = "))
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", k.Tag.Get("toml"), val, cell(k.Tag.Get("desc")))
+	undescribed = configTables(&b, reflect.ValueOf(editor.DefaultConfig()))
+	return strings.TrimRight(b.String(), "\n") + "\n", undescribed
+}
+
+// configTables writes a table per section of the configuration v (a
+// struct of sections, each a struct or a map of them) and returns the
+// sections and keys that have no desc tag.
+func configTables(b *strings.Builder, v reflect.Value) (undescribed []string) {
+	t := v.Type()
+	// desc is a field's desc tag, noting the key when it has none.
+	desc := func(key string, f reflect.StructField) string {
+		d := f.Tag.Get("desc")
+		if strings.TrimSpace(d) == "" {
+			undescribed = append(undescribed, key)
 		}
-		b.WriteString("\n")
+		return cell(d)
+	}
+	// defaultValue is v as the configuration file would write it.
+	defaultValue := func(v reflect.Value) string {
+		def, err := toml.Marshal(map[string]any{"v": v.Interface()})
+		if v.Kind() == reflect.Map {
+			// An inline table, written as TOML would inline it.
+			def, err = json.Marshal(v.Interface())
+			def = append([]byte("v = "), bytes.ReplaceAll(def, []byte(`":`), []byte(`" = `))...)
+			if v.Len() == 0 {
+				def = []byte("v = {}")
+			}
+		}
+		if err != nil {
+			panic(err)
+		}
+		return strings.TrimSpace(strings.TrimPrefix(string(def), "v = "))
 	}
 	for i := range t.NumField() {
 		sec, sv := t.Field(i), v.Field(i)
+		name := sec.Tag.Get("toml")
 		if sec.Type.Kind() != reflect.Map {
-			table(sec.Tag.Get("toml"), sv)
+			fmt.Fprintf(b, "### [%s]\n\n%s\n\n| key | default | what it does |\n|---|---|---|\n", name, desc("["+name+"]", sec))
+			st := sv.Type()
+			for j := range st.NumField() {
+				k := st.Field(j)
+				key := k.Tag.Get("toml")
+				fmt.Fprintf(b, "| `%s` | `%s` | %s |\n", key, defaultValue(sv.Field(j)), desc(name+"."+key, k))
+			}
+			b.WriteString("\n")
 			continue
 		}
-		// A table of tables ([lsp.NAME]): each default one.
+		// A table of tables ([lsp.NAME]): its keys once, then each
+		// default table's values.
+		fmt.Fprintf(b, "### [%s.NAME]\n\n%s\n\n| key | what it does |\n|---|---|\n", name, desc("["+name+".NAME]", sec))
+		et := sec.Type.Elem()
+		for j := range et.NumField() {
+			k := et.Field(j)
+			key := k.Tag.Get("toml")
+			fmt.Fprintf(b, "| `%s` | %s |\n", key, desc(name+".NAME."+key, k))
+		}
+		b.WriteString("\n")
 		keys := sv.MapKeys()
 		sort.Slice(keys, func(a, b int) bool { return keys[a].String() < keys[b].String() })
-		for _, k := range keys {
-			table(sec.Tag.Get("toml")+"."+k.String(), sv.MapIndex(k))
+		for _, mk := range keys {
+			fmt.Fprintf(b, "#### [%s.%s], by default\n\n| key | default |\n|---|---|\n", name, mk.String())
+			tv := sv.MapIndex(mk)
+			for j := range et.NumField() {
+				fmt.Fprintf(b, "| `%s` | `%s` |\n", et.Field(j).Tag.Get("toml"), defaultValue(tv.Field(j)))
+			}
+			b.WriteString("\n")
 		}
 	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return undescribed
 }
 
 // anchor is the id GitHub gives a heading.
@@ -248,4 +283,32 @@ func typeWords(t reflect.Type) (words string, elem reflect.Type, list bool) {
 // cell makes text safe inside a Markdown table cell.
 func cell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
+}
+
+// TestDocsReferenceNamesUndescribedKeys: a configuration key or section
+// without a desc tag is named, which fails TestDocsReference, rather than
+// leaving an empty "what it does" cell in docs/reference.md.
+func TestDocsReferenceNamesUndescribedKeys(t *testing.T) {
+	type server struct {
+		Command []string `toml:"command" desc:"The program."`
+		Idle    int      `toml:"idle"`
+	}
+	type section struct {
+		Said   int `toml:"said" desc:"Described."`
+		Unsaid int `toml:"unsaid"`
+	}
+	type config struct {
+		A section           `toml:"a" desc:"A section."`
+		B section           `toml:"b"`
+		S map[string]server `toml:"s" desc:"Servers."`
+	}
+	var b strings.Builder
+	got := configTables(&b, reflect.ValueOf(config{S: map[string]server{"x": {}}}))
+	want := []string{"a.unsaid", "[b]", "b.unsaid", "s.NAME.idle"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("undescribed = %q, want %q", got, want)
+	}
+	if !strings.Contains(b.String(), "| `said` | `0` | Described. |") {
+		t.Fatalf("the described key's row is missing:\n%s", b.String())
+	}
 }

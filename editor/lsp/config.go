@@ -11,24 +11,24 @@ import (
 type ServerConfig struct {
 	// Command is the program and its arguments; the program is looked for
 	// on PATH (folders inside the jail left out) unless it has a slash.
-	Command []string `toml:"command"`
+	Command []string `toml:"command" desc:"The server's program and its arguments; the program is looked for on PATH (relative folders and folders inside the jail left out) unless it has a slash."`
 	// Languages are the editor languages (editor::open's language) it
 	// serves.
-	Languages []string `toml:"languages"`
+	Languages []string `toml:"languages" desc:"The languages it answers for, as editor::open names a file's language (go, typescript, javascript, python, ...). A table named like a default one ([lsp.go]) that leaves it out keeps the default's."`
 	// Env is added to the server's environment last, over editord's
 	// guards (GOTOOLCHAIN=local, GOPROXY=off, ...): the one way to let a
 	// server fetch modules or run what a repository names.
-	Env map[string]string `toml:"env"`
+	Env map[string]string `toml:"env" desc:"Variables added to the server's environment last, over editord's guards (GOTOOLCHAIN=local, GOPROXY=off, GOFLAGS=-mod=readonly, ...): the one way to let a server download modules or run what a repository names."`
 	// InitializationOptions are sent in initialize.
-	InitializationOptions map[string]any `toml:"initialization_options"`
+	InitializationOptions map[string]any `toml:"initialization_options" desc:"Sent to the server as initialize's initializationOptions (a table, free-form)."`
 	// Settings answer the server's workspace/configuration requests,
 	// looked up by section ("gopls", "python.analysis").
-	Settings map[string]any `toml:"settings"`
+	Settings map[string]any `toml:"settings" desc:"Answers the server's workspace/configuration requests, looked up by section (gopls, python.analysis); a table, free-form. A default server's table that leaves it out keeps the default's."`
 	// IdleSeconds is how long an unused server is kept warm (default 600).
-	IdleSeconds int `toml:"idle_seconds"`
+	IdleSeconds int `toml:"idle_seconds" desc:"Seconds an unused server is kept warm before it is stopped (the next call that needs it starts it again); 0 means 600."`
 	// Install is the command a person runs to install the server, named
 	// by the error a missing server gives.
-	Install string `toml:"install"`
+	Install string `toml:"install" desc:"The command that installs the server, named in the error a call gets when the program is missing."`
 }
 
 // DefaultServers are the servers configured when the file names none:
