@@ -6,7 +6,7 @@ package editor
 // match is anything written (editor::rename). The files' events are
 // journaled together, by one caller, in one append.
 //
-// Locks: the writes lock once (writing.go), then every file's state dir
+// Locks: the writes lock once (writes_lock.go), then every file's state dir
 // save lock in name order, then every file's folder flock in path order:
 // the order a single save takes them in (lockSave), so a batch and saves,
 // and two batches, never wait on each other in a circle. Two files may

@@ -16,7 +16,7 @@ import (
 // Untracked files count as changes and show whole, as the commit would
 // record them with stage_all.
 //
-// Budget (CONTRACT §8): the reply's text block stays under 32 KiB. The
+// Budget (docs/contract.md §8): the reply's text block stays under 32 KiB. The
 // files are listed by path with their counts (at most reviewMaxFiles; the
 // text lists as many as fit), and each file's diff goes into patch while
 // it fits in what the list leaves of reviewBudget; a file whose diff does

@@ -1,6 +1,6 @@
 package editor
 
-// Three-way saves (CONTRACT.md §10). A save or edit guarded by a version
+// Three-way saves (docs/contract.md §10). A save or edit guarded by a version
 // that is no longer the disk's used to be refused outright, with a patch
 // from the disk to the caller's content that read like the caller's own
 // change reversed. When the version store (versions.go) still holds the

@@ -18,7 +18,7 @@ import (
 // read before the command starts) and its version otherwise, as the
 // watcher reports a change by another program. While the job is recorded
 // as running, the watcher leaves what it sees under the root to the job
-// (watch_run.go), so nothing is reported twice or as external.
+// (editor/watch/run.go), so nothing is reported twice or as external.
 
 // runBeforeBytes bounds the content read before a command for patches.
 const runBeforeBytes = 64 << 20

@@ -166,7 +166,7 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background,
 		State: "running", StartedMS: j.start.UnixMilli(), WindowStartNS: j.start.UnixNano(), Owner: os.Getpid()}
 	// Recorded before anything runs: the watcher takes what changes under
-	// the root from now on for this job's (watch_run.go).
+	// the root from now on for this job's (editor/watch/run.go).
 	if j.release, err = s.store.StartJob(&j.rec); err != nil {
 		s.store.RemoveRunTmp(id)
 		return nil, err

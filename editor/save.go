@@ -242,7 +242,7 @@ func (sv *saving) done() {
 }
 
 // isText reports whether content may be written as text: no NUL byte
-// anywhere and valid UTF-8 (docs/contract.md §3.4).
+// anywhere and valid UTF-8 (docs/contract.md §3).
 func isText(content []byte) bool {
 	return bytes.IndexByte(content, 0) < 0 && utf8.Valid(content)
 }

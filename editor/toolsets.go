@@ -81,7 +81,7 @@ var toolsetOf = map[string]string{
 
 	"editor::diff": "text",
 
-	// CONTRACT §10's functions (editor/turns, editor/lsp, shell/sandbox).
+	// docs/contract.md §10's functions (editor/turns, editor/lsp, shell/sandbox).
 	"editor::turn":    "turns",
 	"editor::history": "turns",
 	"editor::revert":  "turns",

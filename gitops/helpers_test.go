@@ -75,7 +75,7 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-// newFixtureAt makes a fixture over an existing folder (the jail root).
+// openJail opens the fixture's jail over an existing folder (its root).
 func (f *fixture) openJail(root string) {
 	j, err := shell.Open(shell.Config{Roots: []string{root}, MaxReadBytes: 64 << 20, MaxWriteBytes: 64 << 20,
 		Deny: []string{".env", ".env.*", "!.env.example", "*.pem", "*.key", "**/secrets/**"}})

@@ -101,7 +101,7 @@ func (r *Repo) updateRef(ref plumbing.ReferenceName, old, new plumbing.Hash, who
 	return nil
 }
 
-// setHead points HEAD at the branch's tip: the branch when HEAD names one,
+// moveHead points HEAD at new: the branch when HEAD names one,
 // HEAD itself when detached.
 func (r *Repo) moveHead(h head, new plumbing.Hash, who Identity, msg string) error {
 	if h.branch != "" {

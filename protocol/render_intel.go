@@ -7,7 +7,7 @@ import (
 	"github.com/editord/editord/editor"
 )
 
-// The renderings of code intelligence (CONTRACT.md §8, as search renders
+// The renderings of code intelligence (docs/contract.md §8, as search renders
 // hits): a location is `path:line:column: text`; an outline is indented by
 // depth; diagnostics are `path:line:column: severity: message`; a rename
 // is a line per file, then its patch.

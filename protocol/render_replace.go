@@ -90,7 +90,7 @@ func changedLines(patch string) []string {
 	for _, l := range strings.Split(strings.TrimSuffix(patch, "\n"), "\n") {
 		switch {
 		case strings.HasPrefix(l, "@@ "):
-			// diff writes both counts of each side (CONTRACT §4).
+			// diff writes both counts of each side (docs/contract.md §4).
 			var a, b, d int
 			fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &n, &d)
 		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "\\"):

@@ -94,7 +94,7 @@ func (s *Server) Deliver(ctx context.Context) { s.hub.run(ctx, s.svc) }
 // messages on our own fast path, everything else through mcp-go
 // (stdio.go). Lines over the request limits (limit.go) are answered with
 // a JSON-RPC error and never decoded. Nothing written is HTML-escaped
-// (wire.go; the fast path writes without escaping). Ending cancels the
+// (editor/wire's UnescapeHTML; the fast path writes without escaping). Ending cancels the
 // calls in flight and returns within ShutdownGrace even if one of them is
 // stuck (shutdown.go).
 func ServeStdio(ctx context.Context, s *Server, in io.Reader, out io.Writer) error {

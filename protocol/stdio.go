@@ -39,7 +39,7 @@ const stdioWorkers = 16
 
 // serveLines is the loop of ServeStdio (server.go): lines (already held
 // to the request limits) go to the fast path or to mcp-go's stdio server,
-// whose output is unescaped (wire.go); both write whole lines to out.
+// whose output is unescaped (editor/wire's UnescapeHTML); both write whole lines to out.
 func serveLines(ctx context.Context, s *Server, lines *LineReader, out *lockedWriter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// defaultDeny is the contract's default deny list (docs/contract.md §6).
+// defaultDeny is the default deny list (docs/reference.md, [jail]).
 var defaultDeny = []string{".env", ".env.*", "!.env.example", "*.pem", "*.key", "**/secrets/**"}
 
 var defaultNoise = []string{".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"}

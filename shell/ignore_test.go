@@ -178,8 +178,9 @@ func TestExcludes(t *testing.T) {
 	}
 }
 
-// gitFixture is a repository whose .gitignore files exercise every rule of
-// gitignore(5). Paths are files unless they end in "/".
+// gitFixtureIgnores are the .gitignore files of a repository that
+// exercise every rule of gitignore(5). Paths are files unless they end in
+// "/".
 var gitFixtureIgnores = map[string]string{
 	".gitignore": strings.Join([]string{
 		"# a comment",

@@ -3,7 +3,7 @@ package workspace
 // The version store: the content of versions recently handed out (by
 // editor::open, save and edit), so that a stale save or edit whose
 // expected_version is one of them can be merged three ways with the disk
-// instead of refused (CONTRACT.md §10). It is content-addressed (a file
+// instead of refused (docs/contract.md §10). It is content-addressed (a file
 // per version under versions/, named by the version), shared by every
 // process on the state dir, and bounded in entries and bytes: eviction
 // goes by modification time, which handing a version out again refreshes.

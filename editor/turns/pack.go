@@ -173,7 +173,7 @@ func (b *Book) load(l loc, version string) ([]byte, bool) {
 	return data, true
 }
 
-// emptyVersion is the version of the empty content (CONTRACT.md §3).
+// emptyVersion is the version of the empty content (docs/contract.md §3).
 const emptyVersion = "0-cbf29ce484222325"
 
 // isNotFound reports a missing file.

@@ -11,7 +11,7 @@ import (
 	"github.com/editord/editord/workspace"
 )
 
-// version is CONTRACT §3's version (the editor's, which this package is
+// version is docs/contract.md §3's version (the editor's, which this package is
 // given).
 func version(data []byte) string {
 	h := fnv.New64a()

@@ -17,7 +17,7 @@ type pending struct {
 	ops   shell.WatchOp // union of the batch's ops
 	from  string        // root-relative source of a rename onto this path
 	// at and last: when the first and the last event of the batch for
-	// this path came (watch_run.go).
+	// this path came (run.go).
 	at, last time.Time
 }
 

@@ -22,7 +22,7 @@ type candidate struct {
 	// content was (ownTracker.seen): the mark to forget with once it is
 	// reported as external.
 	seen uint64
-	// from0 and until bound when its raw events came (watch_run.go).
+	// from0 and until bound when its raw events came (run.go).
 	from0, until time.Time
 }
 

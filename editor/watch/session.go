@@ -80,7 +80,7 @@ type session struct {
 	// fences flushed with what they queued.
 	fence           string
 	fenceHit        bool
-	runs            runWindow // editor::run jobs (watch_run.go)
+	runs            runWindow // editor::run jobs (run.go)
 	queued, decided uint64
 	marks           []fenceMark
 }
