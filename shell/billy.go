@@ -122,7 +122,7 @@ func (b *BillyFS) check(p string) error {
 		return nil
 	}
 	full := path.Join(relOrEmpty(b.jailRel), relOrEmpty(p))
-	if full == "" || hasSegment(full, ".git") {
+	if full == "" || UnderDotGit(full) {
 		return nil
 	}
 	if b.jail.deny.Excludes(full, false) || b.jail.deny.Excludes(full, true) {

@@ -27,6 +27,20 @@ func IsDotGitmodules(name string) bool {
 	return isNTFSDotGeneric(name, "gitmodules", "gi7eba") || isHFSDot(name, "gitmodules")
 }
 
+// UnderDotGit reports whether a "/"-separated path is a folder named
+// exactly ".git" or lies under one: where git keeps this repository's own
+// files, which walks skip, the watcher ignores and the deny globs never
+// match. It is not the test writes are refused by: that is HasDotGitSegment,
+// every name some file system may take for .git.
+func UnderDotGit(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
 // HasDotGitSegment reports whether any "/"-separated segment of p (or,
 // within a segment, any part after a backslash, which Windows reads as a
 // separator) names .git as IsDotGit does.

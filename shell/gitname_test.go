@@ -151,3 +151,17 @@ func TestJailRefusesWritesToDotGitSpellings(t *testing.T) {
 		t.Errorf("read .GIT/readme: %v", err)
 	}
 }
+
+// TestUnderDotGit: a segment exactly ".git" is git's folder here; its
+// look-alikes, which writes refuse (HasDotGitSegment), are folders like
+// any other to a walk and the watcher.
+func TestUnderDotGit(t *testing.T) {
+	for p, want := range map[string]bool{
+		".git": true, ".git/config": true, "a/.git": true, "sub/.git/hooks/x": true,
+		"": false, "a": false, ".GIT/x": false, "a/.git./b": false, "x.git/y": false, ".gitignore": false, "a/git/b": false,
+	} {
+		if got := UnderDotGit(p); got != want {
+			t.Errorf("UnderDotGit(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

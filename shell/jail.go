@@ -362,15 +362,6 @@ func (j *Jail) checkAccess(t target, lexRel string, isDir, write bool) error {
 	return nil
 }
 
-func hasSegment(rel, seg string) bool {
-	for _, s := range strings.Split(rel, "/") {
-		if s == seg {
-			return true
-		}
-	}
-	return false
-}
-
 // prepare resolves abs and applies the access rules: the shared first step
 // of every operation.
 func (j *Jail) prepare(abs string, followLast, write bool) (target, error) {

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"slices"
 	"strings"
 	"time"
 
@@ -293,7 +292,5 @@ func sessionSig(rec *workspace.Record, root string) uint64 {
 // skip reports paths the watcher never looks at: .git (git's own files)
 // and the state dir.
 func (ses *session) skip(rel string) bool {
-	return hasDotGit(rel) || (ses.state != "" && workspace.Within(rel, ses.state))
+	return shell.UnderDotGit(rel) || (ses.state != "" && workspace.Within(rel, ses.state))
 }
-
-func hasDotGit(rel string) bool { return slices.Contains(strings.Split(rel, "/"), ".git") }
