@@ -150,14 +150,6 @@ func stToJSON(t testing.TB, v any) (any, string) {
 	return g, string(b)
 }
 
-// stHeap is the heap in use after a collection, for memory bounds.
-func stHeap() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapInuse
-}
-
 // stAlloc is the running total of bytes allocated.
 func stAlloc() uint64 {
 	var m runtime.MemStats

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // hashObject is git's object name: SHA-1 of "<type> <size>\0<content>".
@@ -504,6 +503,3 @@ func shown(s string) string {
 // shownSubject is subject cut for display. (A reflog line keeps the whole
 // subject, as git writes it.)
 func shownSubject(msg string) string { return shown(subject(msg)) }
-
-// fileModeOf converts a git mode to go-git's type.
-func fileModeOf(m uint32) filemode.FileMode { return filemode.FileMode(m) }
