@@ -87,6 +87,12 @@ func (r *rend) note(format string, args ...any) {
 	r.b.WriteByte('\n')
 }
 
+// budgetCut notes that n more items (what: "references") of a list the
+// structured content holds whole were not shown for the text budget.
+func (r *rend) budgetCut(n int, what string) {
+	r.note("… %d more %s not shown (the %d KiB text budget); the structured content has them", n, what, textBudget>>10)
+}
+
 // room is what is left of the budget for lines.
 func (r *rend) room() int { return r.limit - r.b.Len() }
 

@@ -48,7 +48,7 @@ func renderReferences(r *rend, o *editor.ReferencesResponse) bool {
 	r.linef("%s", plural(o.Total, "reference", "references"))
 	for i, l := range o.References {
 		if !r.line(locationLine(l)) {
-			r.note("… %d more references not shown (the %d KiB text budget); the structured content has them", len(o.References)-i, textBudget>>10)
+			r.budgetCut(len(o.References)-i, "references")
 			return true
 		}
 	}
@@ -95,7 +95,7 @@ func renderSymbols(r *rend, o *editor.SymbolsResponse) bool {
 			line += " " + s.Detail
 		}
 		if !r.line(line) {
-			r.note("… %d more symbols not shown (the %d KiB text budget); the structured content has them", len(o.Symbols)-i, textBudget>>10)
+			r.budgetCut(len(o.Symbols)-i, "symbols")
 			return true
 		}
 	}
@@ -127,7 +127,7 @@ func renderDiagnostics(r *rend, o *editor.DiagnosticsResponse) bool {
 			line += " (" + d.Source + ")"
 		}
 		if !r.line(line) {
-			r.note("… %d more problems not shown (the %d KiB text budget); the structured content has them", len(o.Diagnostics)-i, textBudget>>10)
+			r.budgetCut(len(o.Diagnostics)-i, "problems")
 			return true
 		}
 	}
@@ -155,7 +155,7 @@ func renderRename(r *rend, o *editor.RenameResponse) bool {
 			line += " (changed since the dry run)"
 		}
 		if !r.line(line) {
-			r.note("… %d more files not shown (the %d KiB text budget); the structured content has them", len(o.Files)-i, textBudget>>10)
+			r.budgetCut(len(o.Files)-i, "files")
 			return true
 		}
 	}

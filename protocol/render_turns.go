@@ -89,7 +89,7 @@ func renderHistory(r *rend, o *editor.HistoryResponse) bool {
 			}
 		}
 		if !r.line(line) {
-			r.note("… %d more turns on this page not shown (the %d KiB text budget); the structured content has them", len(o.Turns)-i, textBudget>>10)
+			r.budgetCut(len(o.Turns)-i, "turns on this page")
 			return true
 		}
 	}
@@ -142,7 +142,7 @@ func renderTurnDetail(r *rend, o *editor.HistoryResponse) bool {
 	}
 	for i, h := range heads {
 		if !r.line(h) {
-			r.note("… %d more files not shown (the %d KiB text budget); the structured content has them", len(heads)-i, textBudget>>10)
+			r.budgetCut(len(heads)-i, "files")
 			return true
 		}
 	}
