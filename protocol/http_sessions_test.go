@@ -7,8 +7,6 @@ import (
 	"bufio"
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,33 +18,10 @@ import (
 // session_idle_seconds set; it returns the URL of /mcp and the server.
 func startSessionsHTTP(t *testing.T, maxSessions, idleSeconds int) (string, *Server) {
 	t.Helper()
-	base, _ := filepath.EvalSymlinks(t.TempDir())
-	root := filepath.Join(base, "ws")
-	os.MkdirAll(root, 0o755)
 	cfg := editor.DefaultConfig()
 	cfg.HTTP.MaxSessions, cfg.HTTP.SessionIdleSeconds = maxSessions, idleSeconds
-	svc, err := editor.New(cfg, editor.Options{Root: root, StateDir: filepath.Join(base, "state")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewServer(svc, "test")
-	ctx, cancel := context.WithCancel(context.Background())
-	addr, done := make(chan string, 1), make(chan error, 1)
-	go func() {
-		done <- ServeHTTP(ctx, srv, HTTPOptions{Addr: "127.0.0.1:0", Token: serveTestToken}, func(a string) { addr <- a })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		svc.Close()
-	})
-	select {
-	case a := <-addr:
-		return "http://" + a + "/mcp", srv
-	case err := <-done:
-		t.Fatal(err)
-	}
-	return "", nil
+	addr, srv := serveTestHTTP(t, cfg, HTTPOptions{})
+	return "http://" + addr + "/mcp", srv
 }
 
 func sessionRequest(t *testing.T, url, method, sid, body string) *http.Response {

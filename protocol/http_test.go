@@ -28,10 +28,19 @@ const serveTestToken = "http-test-token-0123456789abcdef"
 
 func startTestHTTP(t *testing.T, opt HTTPOptions) string {
 	t.Helper()
+	addr, _ := serveTestHTTP(t, editor.DefaultConfig(), opt)
+	return addr
+}
+
+// serveTestHTTP serves a fresh workspace configured by cfg over HTTP on a
+// free loopback port with serveTestToken until the test ends; it returns
+// the address and the server.
+func serveTestHTTP(t *testing.T, cfg editor.Config, opt HTTPOptions) (string, *Server) {
+	t.Helper()
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	root := filepath.Join(base, "ws")
 	os.MkdirAll(root, 0o755)
-	svc, err := editor.New(editor.DefaultConfig(), editor.Options{Root: root, StateDir: filepath.Join(base, "state")})
+	svc, err := editor.New(cfg, editor.Options{Root: root, StateDir: filepath.Join(base, "state")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +57,11 @@ func startTestHTTP(t *testing.T, opt HTTPOptions) string {
 	})
 	select {
 	case a := <-addr:
-		return a
+		return a, srv
 	case err := <-done:
 		t.Fatal(err)
 	}
-	return ""
+	return "", nil
 }
 
 // closedByServer reports whether the server ends the connection (EOF or

@@ -71,11 +71,6 @@ func TestE2EStashPullMergePop(t *testing.T) {
 	s := serveClient(t, root, filepath.Join(base, "state"))
 	var mu sync.Mutex
 	var progress []string
-	// NewStdioMCPClient starts the transport without the client's
-	// notification routing; Start (idempotent) installs it.
-	if err := s.c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	s.c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
 			mu.Lock()

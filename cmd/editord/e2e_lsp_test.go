@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -36,20 +33,8 @@ func serveWithConfig(t *testing.T, root, config string) *session {
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewStdioMCPClient(binary, nil, "serve", "--root", root, "--state-dir", t.TempDir(), "--config", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo:      mcp.Implementation{Name: "editord-e2e", Version: "1"},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	return &session{t: t, c: c}
+	return startSession(t, nil, "editord-e2e", mcp.LATEST_PROTOCOL_VERSION, nil,
+		"serve", "--root", root, "--state-dir", t.TempDir(), "--config", cfg)
 }
 
 func TestE2ECodeIntelligence(t *testing.T) {

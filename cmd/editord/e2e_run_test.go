@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -34,27 +33,8 @@ func needSandbox(t *testing.T) {
 // an MCP session named name, routing its notifications to on.
 func serveWith(t *testing.T, name string, on func(mcp.JSONRPCNotification), args ...string) *session {
 	t.Helper()
-	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}, append([]string{"serve"}, args...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if on != nil {
-		c.OnNotification(on)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		// The first version whose clients get notifications/editor/changed.
-		ProtocolVersion: "2025-11-25",
-		ClientInfo:      mcp.Implementation{Name: name, Version: "1"},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	return &session{t: t, c: c}
+	// 2025-11-25: the first version whose clients get notifications/editor/changed.
+	return startSession(t, []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin"}, name, "2025-11-25", on, append([]string{"serve"}, args...)...)
 }
 
 func toolNames(t *testing.T, s *session) map[string]bool {

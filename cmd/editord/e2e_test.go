@@ -49,18 +49,34 @@ type session struct {
 // serveClient starts `editord serve` on root/stateDir and initializes an MCP session.
 func serveClient(t *testing.T, root, stateDir string) *session {
 	t.Helper()
-	c, err := client.NewStdioMCPClient(binary, []string{"HOME=" + t.TempDir()}, "serve", "--root", root, "--state-dir", stateDir)
+	return startSession(t, []string{"HOME=" + t.TempDir()}, "editord-e2e", mcp.LATEST_PROTOCOL_VERSION, nil,
+		"serve", "--root", root, "--state-dir", stateDir)
+}
+
+// startSession runs the binary with args over stdio, env added to this
+// process's environment, and initializes an MCP session of client name at
+// protocol version, its notifications routed to on (when not nil).
+func startSession(t *testing.T, env []string, name, version string, on func(mcp.JSONRPCNotification), args ...string) *session {
+	t.Helper()
+	c, err := client.NewStdioMCPClient(binary, env, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	// NewStdioMCPClient starts the transport without the client's
+	// notification routing; Start (idempotent) installs it.
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if on != nil {
+		c.OnNotification(on)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION,
-		ClientInfo:      mcp.Implementation{Name: "editord-e2e", Version: "1"},
-	}})
-	if err != nil {
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: version,
+		ClientInfo:      mcp.Implementation{Name: name, Version: "1"},
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	return &session{t: t, c: c}

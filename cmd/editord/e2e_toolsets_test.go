@@ -54,10 +54,6 @@ func TestE2EToolsets(t *testing.T) {
 	root := workspaceDir(t)
 	s := serveClient(t, root, t.TempDir())
 	changed := make(chan struct{}, 4)
-	// Start (idempotent) installs the client's notification routing.
-	if err := s.c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	s.c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == mcp.MethodNotificationToolsListChanged {
 			changed <- struct{}{}
