@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -115,7 +116,7 @@ func (r *Repo) syncTarget(h head) (remote string, upRef plumbing.ReferenceName, 
 	if remote == "" || remote == "." {
 		remotes := r.remotes()
 		switch {
-		case contains(remotes, "origin"):
+		case slices.Contains(remotes, "origin"):
 			remote = "origin"
 		case len(remotes) == 1:
 			remote = remotes[0]
@@ -133,15 +134,6 @@ func (r *Repo) syncTarget(h head) (remote string, upRef plumbing.ReferenceName, 
 		return remote, plumbing.ReferenceName("refs/remotes/" + remote + "/" + name), true
 	}
 	return remote, "", true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // remotes lists the configured remote names.

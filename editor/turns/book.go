@@ -264,7 +264,7 @@ func (b *Book) apply(r *rec) {
 			rv.of = r.Of
 		}
 		if r.Op == "undo" {
-			if r.In != "" && r.In != "-" && !contains(t.revertedIn, r.In) {
+			if r.In != "" && r.In != "-" && !slices.Contains(t.revertedIn, r.In) {
 				t.revertedIn = append(t.revertedIn, r.In)
 			}
 			if len(r.Hunks) == 0 {
@@ -346,15 +346,6 @@ func (b *Book) trim() {
 func (b *Book) addMove(m move) {
 	i := sort.Search(len(b.moves), func(i int) bool { return b.moves[i].seq > m.seq })
 	b.moves = slices.Insert(b.moves, i, m)
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // open reports whether t takes its writer's next change at now (ms).
