@@ -25,6 +25,9 @@ type runState struct {
 	mu     sync.Mutex
 	jobs   map[string]*runJob
 	closed bool
+	// tidying: ended jobs' clean-up, done after their callers have the
+	// result.
+	tidying sync.WaitGroup
 }
 
 type runJob struct {
@@ -110,6 +113,7 @@ func (s *Service) stopRuns() {
 	for _, j := range jobs {
 		<-j.done
 	}
+	rs.tidying.Wait()
 }
 
 func newJobID() string {
@@ -278,8 +282,10 @@ func (j *runJob) finish(ctx context.Context) {
 		s.warn(fmt.Sprintf("recording the end of job %s: %v", rec.ID, err))
 	}
 	j.release()
-	s.store.RemoveRunTmp(rec.ID)
-	s.store.SweepJobs(s.cfg.Run.JobsKept)
+	s.runs.tidying.Add(1)
 	s.runs.drop(rec.ID)
 	close(j.done)
+	s.store.RemoveRunTmp(rec.ID)
+	s.store.SweepJobs(s.cfg.Run.JobsKept)
+	s.runs.tidying.Done()
 }

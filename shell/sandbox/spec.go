@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"io"
+	"os"
 	"time"
 )
 
@@ -14,6 +15,10 @@ type Spec struct {
 	// Stdin is read to the end and closed; nil reads nothing.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// TTY, when set, is the command's terminal (the slave of a pty): its
+	// standard streams and its controlling terminal, in a session of its
+	// own. Stdin, Stdout and Stderr are unused then.
+	TTY *os.File
 	// Timeout ends the command (and everything it started); 0: none.
 	Timeout time.Duration
 
@@ -82,11 +87,11 @@ type initSpec struct {
 	Masks    []string    `json:"masks"`  // folders covered by an empty read-only tmpfs
 	ReadOnly []string    `json:"read_only"`
 	Network  bool        `json:"network"`
+	TTY      bool        `json:"tty"` // stdin is a terminal, to become the command's controlling one
 	Limits   Limits      `json:"limits"`
 	CPU      uint64      `json:"cpu_seconds"` // 0: unlimited
 	VoidFile string      `json:"void_file"`
 	VoidDir  string      `json:"void_dir"`
-	Cgroup   string      `json:"cgroup"` // a pids cgroup to join, or ""
 	NoRlimit bool        `json:"no_rlimit_nproc"`
 	// Probe sets everything up, checks that Landlock holds, and exits
 	// without starting a program.

@@ -7,8 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,18 +21,21 @@ import (
 
 // Process is a command running in a sandbox.
 type Process struct {
-	cmd     *exec.Cmd
+	in      *anInit
 	status  *bufio.Reader
 	pid     int // the init's, in the host's PID namespace
 	start   time.Time
 	done    chan struct{}
 	res     Result
-	cg      *pidsCgroup
+	copies  sync.WaitGroup // the standard streams' copying
 	scratch string
 	// ownScratch: the sandbox made scratch, and removes it at the end.
 	ownScratch bool
-	mu         sync.Mutex
-	stopped    string // "timeout" or "killed": why we stopped it
+	// refill: a spare init is started for the next command at the end.
+	refill    bool
+	fromSpare bool // the init was a spare
+	mu        sync.Mutex
+	stopped   string // "timeout" or "killed": why we stopped it
 }
 
 // Start runs sp's command in a new sandbox. The context bounds it: when ctx
@@ -45,7 +48,7 @@ func Start(ctx context.Context, sp Spec) (*Process, error) {
 }
 
 func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
-	p := &Process{done: make(chan struct{}), res: Result{ProcessLimit: "rlimit"}, scratch: sp.Scratch}
+	p := &Process{done: make(chan struct{}), scratch: sp.Scratch}
 	if p.scratch == "" {
 		dir, err := os.MkdirTemp("", "editord-box-")
 		if err != nil {
@@ -60,10 +63,12 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 	return p, nil
 }
 
-// begin starts the init and waits until it has started the command.
+// begin hands the command to an init (a spare one, or one started now)
+// and waits until it has started the command.
 func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	is := initSpec{Path: sp.Path, Args: sp.Args, Dir: sp.Dir, Env: sp.Env, Read: sp.Read, Write: sp.Write,
-		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe}
+		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe,
+		TTY: sp.TTY != nil}
 	if sp.Timeout > 0 {
 		is.CPU = uint64(sp.Timeout/time.Second) + 1
 	}
@@ -79,93 +84,93 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 		}
 		is.Covers = append(is.Covers, [2]string{f, c.Path})
 	}
-	if os.Geteuid() == 0 {
-		// The kernel exempts root from RLIMIT_NPROC (even as root of a
-		// user namespace): count processes in a cgroup instead.
-		is.NoRlimit = true
-		p.res.ProcessLimit = "none"
-		if cg, err := newPidsCgroup(is.Limits.Processes); err == nil {
-			p.cg, is.Cgroup = cg, cg.dir
-			p.res.ProcessLimit = "cgroup"
-		}
-	}
+	// As root, the process limit is the init's pids cgroup, not an rlimit.
+	is.NoRlimit = os.Geteuid() == 0
 	spec, err := json.Marshal(is)
 	if err != nil {
 		return err
 	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	statusR, statusW, err := os.Pipe()
-	if err != nil {
-		specR.Close()
-		specW.Close()
-		return err
-	}
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = []string{"editord-sandbox"}
-	// A race-enabled build (tests) would otherwise sleep a second at exit.
-	cmd.Env = []string{envInit + "=init", "GORACE=atexit_sleep_ms=0"}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = sp.Stdin, sp.Stdout, sp.Stderr
-	cmd.ExtraFiles = []*os.File{specR, statusW} // fds 3 and 4
-	flags := syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-	if !sp.Network {
-		flags |= syscall.CLONE_NEWNET
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags: uintptr(flags),
-		// Root of the namespace is this user outside it: the command's
-		// files are ours, and the init keeps the capabilities it needs to
-		// mount (the command gets none, see dropPrivileges).
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		Pdeathsig:                  syscall.SIGKILL,
-	}
-	// Everything holding the output pipes is in the namespace, which dies
-	// with the init; this only bounds a wait on a kernel that lags.
-	cmd.WaitDelay = 5 * time.Second
-	p.start = time.Now()
-	err = cmd.Start()
-	specR.Close()
-	statusW.Close()
-	if err != nil {
-		specW.Close()
-		statusR.Close()
-		return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
-	}
-	p.cmd, p.pid = cmd, cmd.Process.Pid
-	p.status = bufio.NewReader(statusR)
-	_, werr := specW.Write(spec)
-	specW.Close()
-	line, _ := p.status.ReadString('\n')
-	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-	if word == "started" || (probe && word == "ok") {
-		go p.wait(ctx, sp.Timeout, statusR)
-		return nil
-	}
-	p.kill("")
-	cmd.Wait()
-	statusR.Close()
-	msg := rest
-	if word != "error" {
-		msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", cmd.ProcessState)
-		if werr != nil {
-			msg += fmt.Sprintf("; sending it the spec: %v", werr)
+	for try := 0; ; try++ {
+		var in *anInit
+		spare := false
+		if sp.TTY != nil {
+			in, err = launchInit(sp.Network, sp.TTY, is.Limits.Processes)
+		} else {
+			in, spare, err = takeInit(sp.Network, is.Limits.Processes)
 		}
+		if err != nil {
+			return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
+		}
+		p.in, p.pid = in, in.cmd.Process.Pid
+		p.refill, p.fromSpare = sp.TTY == nil, spare
+		p.res.ProcessLimit = in.limit
+		p.status = bufio.NewReader(in.statusR)
+		p.start = time.Now()
+		_, werr := in.specW.Write(spec)
+		in.specW.Close()
+		line, _ := p.status.ReadString('\n')
+		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if word == "started" || (probe && word == "ok") {
+			p.stream(sp)
+			go p.wait(ctx, sp.Timeout)
+			return nil
+		}
+		in.discard()
+		if spare && word != "error" && try == 0 {
+			continue // the spare had died meanwhile: start one now
+		}
+		msg := rest
+		if word != "error" {
+			msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", in.cmd.ProcessState)
+			if werr != nil {
+				msg += fmt.Sprintf("; sending it the spec: %v", werr)
+			}
+		}
+		code := shell.CodeSandboxUnavailable
+		if strings.HasPrefix(msg, "starting ") {
+			code = shell.CodeNotFound
+		}
+		return shell.Errorf(code, sp.Path, "%s", msg)
 	}
-	code := shell.CodeSandboxUnavailable
-	if strings.HasPrefix(msg, "starting ") {
-		code = shell.CodeNotFound
+}
+
+// stream copies the command's standard streams (on pipes) to and from
+// the spec's.
+func (p *Process) stream(sp Spec) {
+	in := p.in
+	if in.stdinW == nil {
+		return // a terminal
 	}
-	return shell.Errorf(code, sp.Path, "%s", msg)
+	if sp.Stdin == nil {
+		in.stdinW.Close()
+	} else {
+		go func() {
+			io.Copy(in.stdinW, sp.Stdin)
+			in.stdinW.Close()
+		}()
+	}
+	for _, c := range []struct {
+		r *os.File
+		w io.Writer
+	}{{in.stdoutR, sp.Stdout}, {in.stderrR, sp.Stderr}} {
+		w := c.w
+		if w == nil {
+			w = io.Discard
+		}
+		p.copies.Add(1)
+		go func(r *os.File) {
+			defer p.copies.Done()
+			io.Copy(w, r)
+		}(c.r)
+	}
 }
 
 // cleanup removes what the run made outside the box: its cgroup, and its
 // scratch folder when the sandbox made it.
 func (p *Process) cleanup() {
-	p.cg.remove()
+	if p.in != nil {
+		p.in.cg.remove()
+	}
 	if p.ownScratch {
 		os.RemoveAll(p.scratch)
 	}
@@ -173,7 +178,7 @@ func (p *Process) cleanup() {
 
 // wait follows the process to its end: the timeout or the context stop
 // it, and the init's last status line says how the command ended.
-func (p *Process) wait(ctx context.Context, timeout time.Duration, statusR *os.File) {
+func (p *Process) wait(ctx context.Context, timeout time.Duration) {
 	defer close(p.done)
 	var timer <-chan time.Time
 	if timeout > 0 {
@@ -191,11 +196,32 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration, statusR *os.F
 		case <-exited:
 		}
 	}()
-	p.cmd.Wait()
+	in := p.in
+	in.cmd.Wait()
 	close(exited)
+	if in.stdinW != nil {
+		// Everything holding the output pipes is in the namespace, which
+		// dies with the init; this only bounds a wait on a kernel that lags.
+		copied := make(chan struct{})
+		go func() {
+			p.copies.Wait()
+			close(copied)
+		}()
+		lag := time.NewTimer(5 * time.Second)
+		select {
+		case <-copied:
+		case <-lag.C:
+		}
+		lag.Stop()
+		in.stdoutR.Close()
+		in.stderrR.Close()
+	}
 	line, _ := p.status.ReadString('\n')
-	statusR.Close()
+	in.statusR.Close()
 	p.cleanup()
+	if p.refill {
+		refillSpare(in.network, in.procs)
+	}
 	p.res.Duration = time.Since(p.start)
 	p.res.ExitCode = -1
 	if f := strings.Fields(line); len(f) >= 2 && f[0] == "exit" {
