@@ -203,6 +203,19 @@ func (s *Store) RunDirs(id string) (home, tmp string, err error) {
 	return home, tmp, nil
 }
 
+// BoxDir makes the sandbox's own folder (shell/sandbox's Scratch: the
+// voids that cover denied paths and the sanitized repository configs),
+// kept and shared by every command: outside everything a command reads or
+// writes (beside run/, hidden with the rest of the state dir when that
+// lies in the jail), and none of a command's metadata traffic.
+func (s *Store) BoxDir() (string, error) {
+	dir := s.path("box")
+	if _, err := s.jail.Mkdir(dir, true); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
 // RemoveRunTmp removes job id's temp folder.
 func (s *Store) RemoveRunTmp(id string) {
 	if validJobID(id) {

@@ -29,8 +29,9 @@ type Spec struct {
 	ReadOnly []string // folders beneath Write kept read-only (.git)
 	Network  bool     // keep the host's network (else only a loopback of its own)
 	Limits   Limits
-	// Scratch is a folder of the run's own (its voids live there), outside
-	// every Read and Write path; "" makes (and removes) a temporary one.
+	// Scratch is the sandbox's folder (the voids and the covers' files),
+	// outside every Read and Write path; runs may share it at once and keep
+	// it for later ones. "" makes (and removes) a temporary one.
 	Scratch string
 }
 

@@ -5,6 +5,8 @@ package sandbox
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -77,10 +79,10 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 		return err
 	}
 	is.Masks = masks(sp)
-	for i, c := range sp.Cover {
-		f := filepath.Join(p.scratch, fmt.Sprintf("cover-%d", i))
-		if err := os.WriteFile(f, c.Content, 0o444); err != nil {
-			return shell.AsError(err, f)
+	for _, c := range sp.Cover {
+		f, err := writeCover(p.scratch, c.Content)
+		if err != nil {
+			return err
 		}
 		is.Covers = append(is.Covers, [2]string{f, c.Path})
 	}
@@ -294,6 +296,36 @@ func makeVoids(scratch string) (file, dir string, err error) {
 		}
 	}
 	return file, dir, nil
+}
+
+// writeCover puts content in scratch under a name of its own (its hash),
+// unless it is there: a scratch folder is shared by commands running at
+// once, and a cover bind-mounted in one box must not change.
+func writeCover(scratch string, content []byte) (string, error) {
+	sum := sha256.Sum256(content)
+	f := filepath.Join(scratch, "cover-"+hex.EncodeToString(sum[:12]))
+	if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(content)) {
+		return f, nil
+	}
+	tmp, err := os.CreateTemp(scratch, ".cover-*")
+	if err != nil {
+		return "", shell.AsError(err, scratch)
+	}
+	_, err = tmp.Write(content)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), f)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", shell.AsError(err, f)
+	}
+	return f, nil
 }
 
 // KillInit stops the sandbox whose init has host process id pid (a job of
