@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -87,6 +88,8 @@ func initMain() int {
 		return fail("starting %s: %v", sp.Path, cause(err))
 	}
 	fmt.Fprintf(status, "started %d\n", proc.Pid)
+	// Started with GOGC=off: the init may reap processes for hours.
+	debug.SetGCPercent(100)
 	// PID 1 reaps every orphan of the namespace; when the command itself
 	// ends, so does the init, and the kernel kills what is left.
 	for {
