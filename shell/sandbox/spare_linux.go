@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Starting an init costs a clone into new namespaces, an exec of editord
@@ -21,6 +23,13 @@ import (
 // mount namespace is a copy of the host's from when it was made), and a
 // command that runs on a terminal starts its own init (its stdio is the
 // terminal's, fixed when the init starts).
+
+// outputPipeBytes is the size asked for the pipes of a command's output
+// (Linux's default is 64 KiB; 1 MiB is the default cap for a user).
+const outputPipeBytes = 1 << 20
+
+// copyBufferBytes is how much of a command's output is copied at a time.
+const copyBufferBytes = 256 << 10
 
 // spareMaxAge bounds how long a spare waits to be taken.
 const spareMaxAge = 2 * time.Minute
@@ -92,6 +101,10 @@ func launchInit(network bool, tty *os.File, procs int) (*anInit, error) {
 			return nil, err
 		}
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+		for _, f := range []*os.File{stdoutW, stderrW} {
+			// Best effort: a system may cap a pipe's size lower.
+			unix.FcntlInt(f.Fd(), unix.F_SETPIPE_SZ, outputPipeBytes)
+		}
 	}
 	flags := syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 	if !network {

@@ -162,7 +162,9 @@ func (p *Process) stream(sp Spec) {
 		p.copies.Add(1)
 		go func(r *os.File) {
 			defer p.copies.Done()
-			io.Copy(w, r)
+			// A quarter of what the pipe holds (see launchInit) at a
+			// time: a chatty command's output in fewer writes to its log.
+			io.CopyBuffer(w, struct{ io.Reader }{r}, make([]byte, copyBufferBytes))
 		}(c.r)
 	}
 }
