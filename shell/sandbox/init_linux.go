@@ -78,7 +78,7 @@ func initMain() int {
 	}
 	stdio := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if sp.TTY {
+	if sp.TTY != "" {
 		// A session of its own whose controlling terminal is the pty, so
 		// that ^C and job control reach its foreground process group.
 		sys.Setsid, sys.Setctty, sys.Ctty = true, true, 0

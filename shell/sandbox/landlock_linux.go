@@ -41,6 +41,10 @@ func landlockBox(sp *initSpec) error {
 	sort(append([]string{"/proc"}, sp.Read...), &roDirs, &roFiles)
 	sort(sp.Write, &rwDirs, &rwFiles)
 	rwFiles = append(rwFiles, devices...)
+	if sp.TTY != "" {
+		// A program may open its terminal again (a prompt, a pager).
+		rwFiles = append(rwFiles, "/dev/tty", sp.TTY)
+	}
 	rules := []landlock.Rule{
 		landlock.RODirs(roDirs...),
 		landlock.ROFiles(roFiles...),

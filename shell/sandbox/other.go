@@ -29,6 +29,11 @@ func (p *Process) Kill()                 {}
 func (p *Process) Wait() Result          { return Result{} }
 func (p *Process) Done() <-chan struct{} { return p.done }
 func (p *Process) Pid() int              { return 0 }
+func (p *Process) Input([]byte) error    { return Available() }
+func (p *Process) Resize(TermSize) error { return Available() }
+
+// KeepSpare: there are no inits to keep.
+func KeepSpare(bool) {}
 
 // KillInit: there is no sandbox to stop here.
 func KillInit(pid int) bool { return false }

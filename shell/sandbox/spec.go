@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"io"
-	"os"
 	"time"
 )
 
@@ -15,10 +14,12 @@ type Spec struct {
 	// Stdin is read to the end and closed; nil reads nothing.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// TTY, when set, is the command's terminal (the slave of a pty): its
-	// standard streams and its controlling terminal, in a session of its
-	// own. Stdin, Stdout and Stderr are unused then.
-	TTY *os.File
+	// Terminal, when set, runs the command on a pseudo-terminal of that
+	// size: its standard streams and its controlling terminal, in a
+	// session of its own. All it prints (both streams, and the echo of
+	// what is typed) goes to Stdout; Stdin is typed first, Process.Input
+	// types more, Process.Resize changes the size. Stderr is unused.
+	Terminal *TermSize
 	// Timeout ends the command (and everything it started); 0: none.
 	Timeout time.Duration
 
@@ -33,6 +34,24 @@ type Spec struct {
 	// outside every Read and Write path; runs may share it at once and keep
 	// it for later ones. "" makes (and removes) a temporary one.
 	Scratch string
+}
+
+// TermSize is a terminal's size in characters.
+type TermSize struct {
+	Rows, Cols int
+}
+
+// withDefaults is the size with 24 rows and 80 columns where unset, and
+// at most 1000 of either.
+func (t TermSize) withDefaults() TermSize {
+	if t.Rows <= 0 {
+		t.Rows = 24
+	}
+	if t.Cols <= 0 {
+		t.Cols = 80
+	}
+	t.Rows, t.Cols = min(t.Rows, 1000), min(t.Cols, 1000)
+	return t
 }
 
 // Cover shows a file of the jail with other content (a repository's
@@ -88,7 +107,7 @@ type initSpec struct {
 	Masks    []string    `json:"masks"`  // folders covered by an empty read-only tmpfs
 	ReadOnly []string    `json:"read_only"`
 	Network  bool        `json:"network"`
-	TTY      bool        `json:"tty"` // stdin is a terminal, to become the command's controlling one
+	TTY      string      `json:"tty"` // the terminal on stdin (to become the command's controlling one), or ""
 	Limits   Limits      `json:"limits"`
 	CPU      uint64      `json:"cpu_seconds"` // 0: unlimited
 	VoidFile string      `json:"void_file"`

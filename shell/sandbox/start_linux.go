@@ -30,6 +30,7 @@ type Process struct {
 	done    chan struct{}
 	res     Result
 	copies  sync.WaitGroup // the standard streams' copying
+	pty     *os.File       // the terminal's master, for a command on one
 	scratch string
 	// ownScratch: the sandbox made scratch, and removes it at the end.
 	ownScratch bool
@@ -69,8 +70,7 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 // and waits until it has started the command.
 func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	is := initSpec{Path: sp.Path, Args: sp.Args, Dir: sp.Dir, Env: sp.Env, Read: sp.Read, Write: sp.Write,
-		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe,
-		TTY: sp.TTY != nil}
+		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe}
 	if sp.Timeout > 0 {
 		is.CPU = uint64(sp.Timeout/time.Second) + 1
 	}
@@ -88,6 +88,13 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	}
 	// As root, the process limit is the init's pids cgroup, not an rlimit.
 	is.NoRlimit = os.Geteuid() == 0
+	var slave *os.File
+	if sp.Terminal != nil {
+		if p.pty, slave, is.TTY, err = openPTY(*sp.Terminal); err != nil {
+			return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the command's terminal could not be made: %v", err)
+		}
+		defer slave.Close() // the init holds it once started
+	}
 	spec, err := json.Marshal(is)
 	if err != nil {
 		return err
@@ -95,8 +102,8 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	for try := 0; ; try++ {
 		var in *anInit
 		spare := false
-		if sp.TTY != nil {
-			in, err = launchInit(sp.Network, sp.TTY, is.Limits.Processes)
+		if slave != nil {
+			in, err = launchInit(sp.Network, slave, is.Limits.Processes)
 		} else {
 			in, spare, err = takeInit(sp.Network, is.Limits.Processes)
 		}
@@ -104,7 +111,7 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 			return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
 		}
 		p.in, p.pid = in, in.cmd.Process.Pid
-		p.refill, p.fromSpare = sp.TTY == nil, spare
+		p.refill, p.fromSpare = slave == nil, spare
 		p.res.ProcessLimit = in.limit
 		p.status = bufio.NewReader(in.statusR)
 		p.start = time.Now()
@@ -136,12 +143,25 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	}
 }
 
-// stream copies the command's standard streams (on pipes) to and from
-// the spec's.
+// stream copies the command's standard streams (pipes, or its terminal)
+// to and from the spec's.
 func (p *Process) stream(sp Spec) {
 	in := p.in
-	if in.stdinW == nil {
-		return // a terminal
+	if p.pty != nil {
+		if sp.Stdin != nil {
+			go io.Copy(p.pty, sp.Stdin) // typed, as if by hand
+		}
+		w := sp.Stdout
+		if w == nil {
+			w = io.Discard
+		}
+		p.copies.Add(1)
+		go func() {
+			defer p.copies.Done()
+			// Ends with EIO once every holder of the terminal is gone.
+			io.CopyBuffer(w, struct{ io.Reader }{p.pty}, make([]byte, copyBufferBytes))
+		}()
+		return
 	}
 	if sp.Stdin == nil {
 		in.stdinW.Close()
@@ -172,6 +192,9 @@ func (p *Process) stream(sp Spec) {
 // cleanup removes what the run made outside the box: its cgroup, and its
 // scratch folder when the sandbox made it.
 func (p *Process) cleanup() {
+	if p.pty != nil {
+		p.pty.Close()
+	}
 	if p.in != nil {
 		p.in.cg.remove()
 	}
@@ -203,7 +226,7 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration) {
 	in := p.in
 	in.cmd.Wait()
 	close(exited)
-	if in.stdinW != nil {
+	if in.stdinW != nil || p.pty != nil {
 		// Everything holding the output pipes is in the namespace, which
 		// dies with the init; this only bounds a wait on a kernel that lags.
 		copied := make(chan struct{})
@@ -217,8 +240,10 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration) {
 		case <-lag.C:
 		}
 		lag.Stop()
-		in.stdoutR.Close()
-		in.stderrR.Close()
+		if p.pty == nil {
+			in.stdoutR.Close()
+			in.stderrR.Close()
+		}
 	}
 	line, _ := p.status.ReadString('\n')
 	in.statusR.Close()
@@ -256,6 +281,23 @@ func (p *Process) kill(why string) {
 	}
 	p.mu.Unlock()
 	syscall.Kill(p.pid, syscall.SIGKILL)
+}
+
+// Input types data on the command's terminal.
+func (p *Process) Input(data []byte) error {
+	if p.pty == nil {
+		return shell.Errorf(shell.CodeInvalidArgument, "", "the command does not run on a terminal: it takes no input once started")
+	}
+	_, err := p.pty.Write(data)
+	return err
+}
+
+// Resize changes the size of the command's terminal.
+func (p *Process) Resize(ts TermSize) error {
+	if p.pty == nil {
+		return shell.Errorf(shell.CodeInvalidArgument, "", "the command does not run on a terminal")
+	}
+	return setSize(p.pty, ts)
 }
 
 // Kill stops the command and everything it started.
