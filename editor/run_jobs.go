@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -42,6 +43,7 @@ type runJob struct {
 	release        func() // the job's lock in the state dir
 	cancel         context.CancelFunc
 	before         runBefore
+	input          *sandbox.InputChannel // a terminal's: editor::run::input from any process
 }
 
 // record is a copy of the job's record.
@@ -160,14 +162,26 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	if err != nil {
 		return nil, err
 	}
-	env, err := runEnv(cfg, req.Env, home, tmp)
+	if req.Rows < 0 || req.Cols < 0 {
+		s.store.RemoveRunTmp(id)
+		return nil, invalid("rows and cols must be 1 or more (or 0 for 24 and 80), not %d and %d", req.Rows, req.Cols)
+	}
+	add := req.Env
+	if req.Terminal && add["TERM"] == "" {
+		add = maps.Clone(add)
+		if add == nil {
+			add = map[string]string{}
+		}
+		add["TERM"] = "xterm-256color"
+	}
+	env, err := runEnv(cfg, add, home, tmp)
 	if err != nil {
 		s.store.RemoveRunTmp(id)
 		return nil, err
 	}
 	caller := CallerFrom(ctx)
 	j := &runJob{s: s, tail: tail, done: make(chan struct{}), start: time.Now()}
-	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background,
+	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background, Terminal: req.Terminal,
 		State: "running", StartedMS: j.start.UnixMilli(), WindowStartNS: j.start.UnixNano(), Owner: os.Getpid()}
 	// Recorded before anything runs: the watcher takes what changes under
 	// the root from now on for this job's (watch_run.go).
@@ -181,6 +195,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 				l.Close()
 			}
 		}
+		if j.input != nil {
+			j.input.Close()
+		}
 		j.rec.State, j.rec.Error, j.rec.EndedMS = "failed", shell.AsError(err, "").Message, time.Now().UnixMilli()
 		s.store.WriteJob(&j.rec)
 		j.release()
@@ -193,6 +210,11 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	}
 	if j.stderr, err = sandbox.NewLog(dir+"/stderr", cfg.MaxOutputBytes, runTailCap); err != nil {
 		return fail(err)
+	}
+	if req.Terminal {
+		if j.input, err = sandbox.OpenInput(dir + "/input"); err != nil {
+			return fail(err)
+		}
 	}
 	if j.before, err = s.runBefore(root); err != nil {
 		return fail(err)
@@ -212,6 +234,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	if req.Stdin != "" {
 		spec.Stdin = strings.NewReader(req.Stdin)
 	}
+	if req.Terminal {
+		spec.Terminal = &sandbox.TermSize{Rows: req.Rows, Cols: req.Cols}
+	}
 	if err := s.runs.add(j); err != nil {
 		j.cancel()
 		return fail(err)
@@ -221,6 +246,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 		j.cancel()
 		close(j.done) // for stopRuns, which may wait for it already
 		return fail(err)
+	}
+	if j.input != nil {
+		go j.input.Serve(j.proc)
 	}
 	j.mu.Lock()
 	j.rec.Pid = j.proc.Pid()
@@ -244,6 +272,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 func (j *runJob) finish(ctx context.Context) {
 	s := j.s
 	res := j.proc.Wait()
+	if j.input != nil {
+		j.input.Close() // editor::run::input finds the job ended from now on
+	}
 	j.cancel()
 	j.stdout.Close()
 	j.stderr.Close()

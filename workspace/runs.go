@@ -26,6 +26,8 @@ type Job struct {
 	Cwd        string   `json:"cwd"`
 	Argv       []string `json:"argv"`
 	Background bool     `json:"background"`
+	// Terminal: it runs on a pty (editor::run::input types on it).
+	Terminal bool `json:"terminal,omitempty"`
 	// State: running, exited, timeout, killed, failed (the box could not
 	// be made), lost (its process ended without recording how).
 	State     string `json:"state"`

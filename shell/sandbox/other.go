@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 
 	"github.com/editord/editord/shell"
 )
@@ -37,3 +38,17 @@ func KeepSpare(bool) {}
 
 // KillInit: there is no sandbox to stop here.
 func KillInit(pid int) bool { return false }
+
+// InputChannel is a terminal's input (never, here).
+type InputChannel struct{}
+
+// OpenInput refuses: there is no sandbox here.
+func OpenInput(string) (*InputChannel, error) { return nil, Available() }
+func (c *InputChannel) Serve(*Process)        {}
+func (c *InputChannel) Close()                {}
+
+// ErrNotRunning is SendInput's error when no command reads the input.
+var ErrNotRunning = errors.New("the command is not running on a terminal")
+
+// SendInput: no command runs here.
+func SendInput(string, []byte, *TermSize) (int, error) { return 0, ErrNotRunning }

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -96,4 +97,44 @@ func TestTerminal(t *testing.T) {
 		t.Error("typing to a command without a terminal succeeded")
 	}
 	p2.Wait()
+}
+
+// Input through the job's FIFO (as another process sends it): text in
+// messages that never interleave, a resize; none once the channel closed.
+func TestTerminalInputChannel(t *testing.T) {
+	b := newBox(t)
+	sp := b.spec("sh", "-c", `read x; echo "len ${#x}"; read y; stty size; echo "got $y"`)
+	sp.Terminal = &TermSize{}
+	var out syncBuffer
+	sp.Stdout = &out
+	p, err := Start(context.Background(), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(b.scratch, "input")
+	ch, err := OpenInput(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ch.Serve(p)
+	long := strings.Repeat("x", 3000) // a line of more than one message: the tty's line holds 4095
+	if n, err := SendInput(fifo, []byte(long[:1000]), nil); err != nil || n != 1000 {
+		t.Fatalf("sent %d: %v", n, err)
+	}
+	if n, err := SendInput(fifo, []byte(long[1000:]+"\r"), nil); err != nil || n != 2001 {
+		t.Fatalf("sent %d: %v", n, err)
+	}
+	out.waitFor(t, "len 3000")
+	if _, err := SendInput(fifo, []byte("hello\r"), &TermSize{Rows: 33, Cols: 77}); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "got hello")
+	if !strings.Contains(out.String(), "33 77") {
+		t.Fatalf("the resize did not arrive first:\n%q", out.String())
+	}
+	p.Wait()
+	ch.Close()
+	if _, err := SendInput(fifo, []byte("late\r"), nil); err != ErrNotRunning {
+		t.Fatalf("sending to a closed channel: %v", err)
+	}
 }
