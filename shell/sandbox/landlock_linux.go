@@ -41,15 +41,18 @@ func landlockBox(sp *initSpec) error {
 	sort(append([]string{"/proc"}, sp.Read...), &roDirs, &roFiles)
 	sort(sp.Write, &rwDirs, &rwFiles)
 	rwFiles = append(rwFiles, devices...)
-	if sp.TTY != "" {
-		// A program may open its terminal again (a prompt, a pager).
-		rwFiles = append(rwFiles, "/dev/tty", sp.TTY)
-	}
 	rules := []landlock.Rule{
 		landlock.RODirs(roDirs...),
 		landlock.ROFiles(roFiles...),
 		landlock.RWDirs(rwDirs...).WithRefer(),
 		landlock.RWFiles(rwFiles...).IgnoreIfMissing(),
+	}
+	if sp.TTY != "" {
+		// A program may open its terminal again (a prompt, a pager, a
+		// shell's job control) and then sizes it and sets its modes:
+		// ioctls, which Landlock denies on a device opened in the jail
+		// (ABI 5) unless granted. Only this terminal gets them.
+		rules = append(rules, landlock.RWFiles("/dev/tty", sp.TTY).WithIoctlDev().IgnoreIfMissing())
 	}
 	// Best effort keeps what a kernel of an ABI between minABI and the
 	// newest one go-landlock knows can enforce; Available refuses older.

@@ -47,7 +47,7 @@ func (s *syncBuffer) waitFor(t *testing.T, want string) {
 func TestTerminal(t *testing.T) {
 	b := newBox(t)
 	sp := b.spec("sh", "-c", `tty; stty size; printf '\033[31mred\033[0m\n'; read x; echo "got $x"; read y; stty size; `+
-		`echo ctty > /dev/tty && trap 'echo interrupted' INT && echo sleeping && sleep 100; exit 3`)
+		`stty size < /dev/tty && echo ctty > /dev/tty && trap 'echo interrupted' INT && echo sleeping && sleep 100; exit 3`)
 	sp.Terminal = &TermSize{Rows: 30, Cols: 100}
 	var out syncBuffer
 	sp.Stdout = &out
