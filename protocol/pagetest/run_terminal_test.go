@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -36,6 +37,11 @@ func TestRunPanelTerminal(t *testing.T) {
 	e.typeText("echo page-$((6*7))")
 	e.key(kb.Enter)
 	e.waitJS(termText+`.includes("page-42")`, "the answer to what the person typed")
+	// Ctrl+B is the shell's (the tty echoes ^B), not the page's side bar toggle.
+	e.key("b", input.ModifierCtrl)
+	e.waitJS(termText+`.includes("^B")`, "Ctrl+B typed on the terminal")
+	e.waitJS(`document.querySelector(".run-term")?.checkVisibility()`, "the Run panel still shown")
+	e.key(kb.Enter)
 	deadline := time.Now().Add(patience)
 	for {
 		out := a.call("editor_run_output", map[string]any{"job": id, "offset": 0})
