@@ -235,7 +235,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 		spec.Stdin = strings.NewReader(req.Stdin)
 	}
 	if req.Terminal {
-		spec.Terminal = &sandbox.TermSize{Rows: req.Rows, Cols: req.Cols}
+		ts := sandbox.TermSize{Rows: req.Rows, Cols: req.Cols}.WithDefaults()
+		spec.Terminal = &ts
+		j.rec.Rows, j.rec.Cols = ts.Rows, ts.Cols
 	}
 	if err := s.runs.add(j); err != nil {
 		j.cancel()
@@ -247,13 +249,13 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 		close(j.done) // for stopRuns, which may wait for it already
 		return fail(err)
 	}
-	if j.input != nil {
-		go j.input.Serve(j.proc)
-	}
 	j.mu.Lock()
 	j.rec.Pid = j.proc.Pid()
 	j.mu.Unlock()
 	s.store.WriteJob(&j.rec)
+	if j.input != nil {
+		go j.input.Serve(j.proc, j.resized)
+	}
 	if caller != nil {
 		go func() {
 			select {
@@ -265,6 +267,21 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	}
 	go j.finish(WithCaller(context.Background(), caller))
 	return j, nil
+}
+
+// resized records a terminal's new size (the page shows the terminal at
+// it). Written under the lock, and only while the job runs: a late
+// resize never overwrites the record of its end.
+func (j *runJob) resized(ts sandbox.TermSize) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.rec.WindowEndNS != 0 {
+		return
+	}
+	j.rec.Rows, j.rec.Cols = ts.Rows, ts.Cols
+	if err := j.s.store.WriteJob(&j.rec); err != nil {
+		j.s.warn(fmt.Sprintf("recording job %s's terminal size: %v", j.rec.ID, err))
+	}
 }
 
 // finish waits for the command, journals what it changed as the caller's

@@ -28,6 +28,9 @@ type Job struct {
 	Background bool     `json:"background"`
 	// Terminal: it runs on a pty (editor::run::input types on it).
 	Terminal bool `json:"terminal,omitempty"`
+	// Rows and Cols: the terminal's size, as last set.
+	Rows int `json:"rows,omitempty"`
+	Cols int `json:"cols,omitempty"`
 	// State: running, exited, timeout, killed, failed (the box could not
 	// be made), lost (its process ended without recording how).
 	State     string `json:"state"`

@@ -53,7 +53,7 @@ func TestE2ERunTerminal(t *testing.T) {
 	}
 	id := job["job"].(string)
 	st := person.mustCall("editor_run_status", map[string]any{"job": id})
-	if j := st["jobs"].([]any)[0].(map[string]any); j["terminal"] != true {
+	if j := st["jobs"].([]any)[0].(map[string]any); j["terminal"] != true || j["rows"] != float64(20) || j["cols"] != float64(60) {
 		t.Fatalf("status: %v", st)
 	}
 	_, off := readUntil(t, person, id, 0, "sh> ")
@@ -74,6 +74,9 @@ func TestE2ERunTerminal(t *testing.T) {
 	// A resize (from the agent this time) before the text typed.
 	agent.mustCall("editor_run_input", map[string]any{"job": id, "rows": 33, "cols": 101, "text": "stty size\r"})
 	readUntil(t, agent, id, off, "33 101")
+	if j := person.mustCall("editor_run_status", map[string]any{"job": id})["jobs"].([]any)[0].(map[string]any); j["rows"] != float64(33) || j["cols"] != float64(101) {
+		t.Fatalf("the size after a resize: %v", j)
+	}
 
 	// ^C interrupts what runs, not the shell; exit ends it.
 	agent.mustCall("editor_run_input", map[string]any{"job": id, "text": "echo started; sleep 600\r"})

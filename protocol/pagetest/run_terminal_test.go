@@ -26,13 +26,14 @@ func TestRunPanelTerminal(t *testing.T) {
 	e.waitJS(`[...document.querySelectorAll(".run-job")].some((b) => b.textContent.includes("agent"))`, "the agent's job in the list")
 	e.clickAt(`.run-job`)
 	e.waitJS(termText+`.includes("sh> ")`, "the agent's shell's prompt in the terminal")
+	e.waitJS(`document.querySelectorAll(".run-term .xterm-rows > div").length === 24`, "the terminal at the job's size (24 rows)")
 	e.waitJS(`document.querySelector(".run-log").hidden`, "the text log hidden while the terminal shows")
 	// xterm's own styles (its sheet, the cell size, the theme) arrive as adopted sheets, which the CSP allows.
 	e.waitJS(`document.adoptedStyleSheets.some((s) => [...s.cssRules].some((r) => r.cssText.includes(".xterm-dom-renderer-owner")))`+
 		` && document.querySelector(".run-term .xterm-rows > div").getBoundingClientRect().height > 5`, "xterm's styles applied")
 
 	// The person types on it: the shell echoes and answers, and the agent reads both.
-	e.clickAt(".run-term .xterm-screen")
+	e.clickAt(".run-term")
 	e.waitJS(`document.activeElement?.classList.contains("xterm-helper-textarea")`, "the focus in the terminal")
 	e.typeText("echo page-$((6*7))")
 	e.key(kb.Enter)
@@ -66,7 +67,7 @@ func TestRunPanelTerminal(t *testing.T) {
 	e.clickAt(`input[aria-label="Command"]`)
 	e.key(kb.Enter)
 	e.waitJS(termText+`.includes("20 ")`, "the terminal's size, from stty")
-	e.clickAt(".run-term .xterm-screen")
+	e.clickAt(".run-term")
 	e.typeText("typed")
 	e.key(kb.Enter)
 	e.waitJS(termText+`.includes("got typed")`, "the answer to what the person typed")

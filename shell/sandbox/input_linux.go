@@ -53,8 +53,9 @@ func OpenInput(path string) (*InputChannel, error) {
 	return &InputChannel{path: path, f: f}, nil
 }
 
-// Serve types what arrives on p's terminal until the channel is closed.
-func (c *InputChannel) Serve(p *Process) {
+// Serve types what arrives on p's terminal until the channel is closed;
+// resized hears of each new size once the terminal has it.
+func (c *InputChannel) Serve(p *Process, resized func(TermSize)) {
 	r := bufio.NewReader(c.f)
 	var head [3]byte
 	buf := make([]byte, inputMax)
@@ -71,7 +72,10 @@ func (c *InputChannel) Serve(p *Process) {
 			p.Input(buf[:n])
 		case inputResize:
 			if n == 4 {
-				p.Resize(TermSize{Rows: int(binary.BigEndian.Uint16(buf)), Cols: int(binary.BigEndian.Uint16(buf[2:]))})
+				ts := TermSize{Rows: int(binary.BigEndian.Uint16(buf)), Cols: int(binary.BigEndian.Uint16(buf[2:]))}.WithDefaults()
+				if p.Resize(ts) == nil && resized != nil {
+					resized(ts)
+				}
 			}
 		}
 	}
@@ -111,7 +115,7 @@ func SendInput(path string, text []byte, size *TermSize) (int, error) {
 		return err
 	}
 	if size != nil {
-		ts := size.withDefaults()
+		ts := size.WithDefaults()
 		var p [4]byte
 		binary.BigEndian.PutUint16(p[:], uint16(ts.Rows))
 		binary.BigEndian.PutUint16(p[2:], uint16(ts.Cols))

@@ -43,9 +43,9 @@ func KillInit(pid int) bool { return false }
 type InputChannel struct{}
 
 // OpenInput refuses: there is no sandbox here.
-func OpenInput(string) (*InputChannel, error) { return nil, Available() }
-func (c *InputChannel) Serve(*Process)        {}
-func (c *InputChannel) Close()                {}
+func OpenInput(string) (*InputChannel, error)          { return nil, Available() }
+func (c *InputChannel) Serve(*Process, func(TermSize)) {}
+func (c *InputChannel) Close()                         {}
 
 // ErrNotRunning is SendInput's error when no command reads the input.
 var ErrNotRunning = errors.New("the command is not running on a terminal")

@@ -49,7 +49,7 @@ func openPTY(ts TermSize) (master, slave *os.File, name string, err error) {
 // setSize sets the terminal's size; the kernel tells its foreground
 // process group (SIGWINCH).
 func setSize(f *os.File, ts TermSize) error {
-	ts = ts.withDefaults()
+	ts = ts.WithDefaults()
 	return control(f, func(fd int) error {
 		return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(ts.Rows), Col: uint16(ts.Cols)})
 	})

@@ -116,7 +116,13 @@ func TestTerminalInputChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go ch.Serve(p)
+	var sizes []TermSize
+	var sizesMu sync.Mutex
+	go ch.Serve(p, func(ts TermSize) {
+		sizesMu.Lock()
+		sizes = append(sizes, ts)
+		sizesMu.Unlock()
+	})
 	long := strings.Repeat("x", 3000) // a line of more than one message: the tty's line holds 4095
 	if n, err := SendInput(fifo, []byte(long[:1000]), nil); err != nil || n != 1000 {
 		t.Fatalf("sent %d: %v", n, err)
@@ -132,6 +138,11 @@ func TestTerminalInputChannel(t *testing.T) {
 	if !strings.Contains(out.String(), "33 77") {
 		t.Fatalf("the resize did not arrive first:\n%q", out.String())
 	}
+	sizesMu.Lock()
+	if len(sizes) != 1 || sizes[0] != (TermSize{Rows: 33, Cols: 77}) {
+		t.Fatalf("resized heard %v", sizes)
+	}
+	sizesMu.Unlock()
 	p.Wait()
 	ch.Close()
 	if _, err := SendInput(fifo, []byte("late\r"), nil); err != ErrNotRunning {

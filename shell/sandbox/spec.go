@@ -41,9 +41,9 @@ type TermSize struct {
 	Rows, Cols int
 }
 
-// withDefaults is the size with 24 rows and 80 columns where unset, and
+// WithDefaults is the size with 24 rows and 80 columns where unset, and
 // at most 1000 of either.
-func (t TermSize) withDefaults() TermSize {
+func (t TermSize) WithDefaults() TermSize {
 	if t.Rows <= 0 {
 		t.Rows = 24
 	}

@@ -1080,12 +1080,14 @@ export interface RunStatusResult {
       modified: number;
       more: number;
     } | null;
+    cols: number;
     cwd: string;
     duration_ms: number;
     error: string;
     exit_code?: number | null;
     job: string;
     root: string;
+    rows: number;
     signal: string;
     started_ms: number;
     state: "running" | "exited" | "timeout" | "killed" | "failed" | "lost";

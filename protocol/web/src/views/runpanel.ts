@@ -21,6 +21,8 @@ interface RunJob {
   changed: { created: number; modified: number; deleted: number } | null;
   error?: string;
   terminal?: boolean;
+  rows?: number;
+  cols?: number;
 }
 
 interface OutputPage {
@@ -188,7 +190,9 @@ export function runPanel(parent: HTMLElement, app: App): void {
       }
       sending = false;
     };
-    term = t.openTerminal(termHost, termRows, cols ?? t.fitCols(termHost), (text) => {
+    // Shown at the job's own size (the panel scrolls): its program draws for that.
+    const j = list.find((x) => x.job === job);
+    term = t.openTerminal(termHost, j?.rows ?? termRows, cols ?? j?.cols ?? t.fitCols(termHost), (text) => {
       pending += text;
       if (!sending) void send();
     });
