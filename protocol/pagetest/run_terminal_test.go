@@ -21,6 +21,9 @@ func TestRunPanelTerminal(t *testing.T) {
 	a := e.agent("agent")
 	job := a.call("editor_run", map[string]any{"background": true, "terminal": true, "env": map[string]string{"PS1": "sh> "}, "argv": []string{"sh"}})
 	id := job["job"].(string)
+	// A query for the cursor's position in its output: a terminal answers it
+	// as it parses it, but the page's must not type that answer on the job.
+	a.call("editor_run_input", map[string]any{"job": id, "text": "printf 'query\\033[6n\\n'\r"})
 
 	e.key("b", ctrlShift...)
 	e.waitJS(`[...document.querySelectorAll(".run-job")].some((b) => b.textContent.includes("agent"))`, "the agent's job in the list")
@@ -47,6 +50,9 @@ func TestRunPanelTerminal(t *testing.T) {
 	for {
 		out := a.call("editor_run_output", map[string]any{"job": id, "offset": 0})
 		if c := out["content"].(string); strings.Contains(c, "echo page-$((6*7))\r\n") && strings.Contains(c, "page-42\r\n") {
+			if !strings.Contains(c, "query\x1b[6n") || strings.Contains(c, "^[[") {
+				t.Fatalf("the query, or an answer typed on the job:\n%q", c)
+			}
 			break
 		}
 		if time.Now().After(deadline) {

@@ -54,6 +54,26 @@ export function openTerminal(parent: HTMLElement, rows: number, cols: number, ty
     theme: { background: cssVar("--bg-side") || undefined, foreground: cssVar("--fg") || undefined, cursor: cssVar("--fg") || undefined },
   });
   term.open(parent);
-  term.onData(type);
-  return { write: (text) => term.write(text), dispose: () => term.dispose() };
+  // xterm answers a program's queries (cursor position, device attributes)
+  // as it parses output: output replayed to a later viewer, or seen by
+  // several, would type old or doubled answers on the job. Only what the
+  // person types goes on: an escape sequence while output is being parsed,
+  // and not from a key just pressed (an arrow key's), is xterm's answer.
+  let parsing = 0, keying = false;
+  term.attachCustomKeyEventHandler(() => {
+    keying = true;
+    setTimeout(() => (keying = false));
+    return true;
+  });
+  term.onData((data) => {
+    if (parsing > 0 && !keying && data.startsWith("\x1b")) return;
+    type(data);
+  });
+  return {
+    write: (text) => {
+      parsing++;
+      term.write(text, () => parsing--);
+    },
+    dispose: () => term.dispose(),
+  };
 }
