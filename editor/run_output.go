@@ -67,7 +67,12 @@ func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOut
 	}
 	base := s.store.JobDir(rec.ID) + "/" + stream
 	deadline := time.Now().Add(time.Duration(min(req.WaitMS, runOutputWaitCap)) * time.Millisecond)
-	pause := 20 * time.Millisecond
+	pause, maxPause := 20*time.Millisecond, 200*time.Millisecond
+	if rec.Terminal {
+		// Someone may be typing on it: their echo should come back
+		// within a keystroke's time even from another process.
+		maxPause = 40 * time.Millisecond
+	}
 	// A job this process runs wakes the wait as soon as it writes (a
 	// terminal's echo comes back at once); another process's is polled.
 	var grew func() <-chan struct{}
@@ -100,7 +105,7 @@ func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOut
 		case <-wake:
 		case <-time.After(pause):
 		}
-		pause = min(2*pause, 200*time.Millisecond)
+		pause = min(2*pause, maxPause)
 		if rec, err = s.store.ReadJob(req.Job); err != nil {
 			return nil, err
 		}
