@@ -23,6 +23,9 @@ type RunRequest struct {
 	Stdin          string            `json:"stdin,omitempty" desc:"Text for standard input."`
 	TimeoutSeconds int               `json:"timeout_seconds,omitempty" desc:"Stop it (and all it started) after this many seconds (default 600)."`
 	Background     bool              `json:"background,omitempty" desc:"Return a job id at once; follow it with editor::run::status and editor::run::output. It ends with your session."`
+	Terminal       bool              `json:"terminal,omitempty" desc:"Run it on a terminal (colours, prompts, line editing): both streams come out as stdout, stdin is typed, editor::run::input types more. TERM is xterm-256color unless env sets it."`
+	Rows           int               `json:"rows,omitempty" desc:"The terminal's rows (default 24)."`
+	Cols           int               `json:"cols,omitempty" desc:"The terminal's columns (default 80)."`
 	TailBytes      int               `json:"tail_bytes,omitempty" default:"8192" desc:"Bytes of the end of stdout and of stderr in the reply (default 8192, at most 12288)."`
 }
 
@@ -31,6 +34,7 @@ type RunResponse struct {
 	Root        string      `json:"root" desc:"The workspace root the command ran under."`
 	Cwd         string      `json:"cwd" desc:"The folder it ran in, root-relative (\"\" for the root)."`
 	Argv        []string    `json:"argv" desc:"What ran."`
+	Terminal    bool        `json:"terminal,omitempty" desc:"It runs on a terminal: stdout holds all it printed, escape sequences included."`
 	State       string      `json:"state" enum:"running,exited,timeout,killed,lost" desc:"running (a background job), exited (exit_code says how), timeout (stopped at timeout_seconds), killed (by editor::run::kill or because the caller went away), lost (the editord process running it ended first)."`
 	ExitCode    *int        `json:"exit_code" desc:"The exit status; null while running, and when it ended by a signal."`
 	Signal      string      `json:"signal,omitempty" desc:"The signal that ended it (\"killed\", \"segmentation fault\"), if one did."`
@@ -103,7 +107,7 @@ func (s *Service) Run(ctx context.Context, req *RunRequest) (*RunResponse, error
 
 // response is the reply for the job as it is now.
 func (j *runJob) response() *RunResponse {
-	resp := &RunResponse{Job: j.rec.ID, Root: j.rec.Root, Cwd: j.rec.Cwd, Argv: j.rec.Argv}
+	resp := &RunResponse{Job: j.rec.ID, Root: j.rec.Root, Cwd: j.rec.Cwd, Argv: j.rec.Argv, Terminal: j.rec.Terminal}
 	out, outN := j.stdout.Tail()
 	errOut, errN := j.stderr.Tail()
 	resp.Stdout, resp.Stderr = tailText(out, j.tail), tailText(errOut, j.tail)

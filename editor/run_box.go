@@ -102,6 +102,9 @@ func (s *Service) runBox(cfg *RunConfig, argv []string, root string) (sandbox.Sp
 	for _, p := range cfg.Write {
 		sp.Write = append(sp.Write, expandHome(p))
 	}
+	if sp.Scratch, err = s.store.BoxDir(); err != nil {
+		return sp, err
+	}
 	// The state dir is never the command's; when it lies in the jail, all
 	// of it but the commands' own home and temp folders is hidden.
 	var keep []string

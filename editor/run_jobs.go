@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -25,6 +26,9 @@ type runState struct {
 	mu     sync.Mutex
 	jobs   map[string]*runJob
 	closed bool
+	// tidying: ended jobs' clean-up, done after their callers have the
+	// result.
+	tidying sync.WaitGroup
 }
 
 type runJob struct {
@@ -39,6 +43,7 @@ type runJob struct {
 	release        func() // the job's lock in the state dir
 	cancel         context.CancelFunc
 	before         runBefore
+	input          *sandbox.InputChannel // a terminal's: editor::run::input from any process
 }
 
 // record is a copy of the job's record.
@@ -110,6 +115,7 @@ func (s *Service) stopRuns() {
 	for _, j := range jobs {
 		<-j.done
 	}
+	rs.tidying.Wait()
 }
 
 func newJobID() string {
@@ -156,14 +162,26 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	if err != nil {
 		return nil, err
 	}
-	env, err := runEnv(cfg, req.Env, home, tmp)
+	if req.Rows < 0 || req.Cols < 0 {
+		s.store.RemoveRunTmp(id)
+		return nil, invalid("rows and cols must be 1 or more (or 0 for 24 and 80), not %d and %d", req.Rows, req.Cols)
+	}
+	add := req.Env
+	if req.Terminal && add["TERM"] == "" {
+		add = maps.Clone(add)
+		if add == nil {
+			add = map[string]string{}
+		}
+		add["TERM"] = "xterm-256color"
+	}
+	env, err := runEnv(cfg, add, home, tmp)
 	if err != nil {
 		s.store.RemoveRunTmp(id)
 		return nil, err
 	}
 	caller := CallerFrom(ctx)
 	j := &runJob{s: s, tail: tail, done: make(chan struct{}), start: time.Now()}
-	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background,
+	j.rec = workspace.Job{ID: id, By: by(ctx), Root: root, Cwd: cwd, Argv: argv, Background: req.Background, Terminal: req.Terminal,
 		State: "running", StartedMS: j.start.UnixMilli(), WindowStartNS: j.start.UnixNano(), Owner: os.Getpid()}
 	// Recorded before anything runs: the watcher takes what changes under
 	// the root from now on for this job's (editor/watch/run.go).
@@ -177,6 +195,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 				l.Close()
 			}
 		}
+		if j.input != nil {
+			j.input.Close()
+		}
 		j.rec.State, j.rec.Error, j.rec.EndedMS = "failed", shell.AsError(err, "").Message, time.Now().UnixMilli()
 		s.store.WriteJob(&j.rec)
 		j.release()
@@ -189,6 +210,11 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	}
 	if j.stderr, err = sandbox.NewLog(dir+"/stderr", cfg.MaxOutputBytes, runTailCap); err != nil {
 		return fail(err)
+	}
+	if req.Terminal {
+		if j.input, err = sandbox.OpenInput(dir + "/input"); err != nil {
+			return fail(err)
+		}
 	}
 	if j.before, err = s.runBefore(root); err != nil {
 		return fail(err)
@@ -208,6 +234,11 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	if req.Stdin != "" {
 		spec.Stdin = strings.NewReader(req.Stdin)
 	}
+	if req.Terminal {
+		ts := sandbox.TermSize{Rows: req.Rows, Cols: req.Cols}.WithDefaults()
+		spec.Terminal = &ts
+		j.rec.Rows, j.rec.Cols = ts.Rows, ts.Cols
+	}
 	if err := s.runs.add(j); err != nil {
 		j.cancel()
 		return fail(err)
@@ -222,6 +253,9 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	j.rec.Pid = j.proc.Pid()
 	j.mu.Unlock()
 	s.store.WriteJob(&j.rec)
+	if j.input != nil {
+		go j.input.Serve(j.proc, j.resized)
+	}
 	if caller != nil {
 		go func() {
 			select {
@@ -235,11 +269,29 @@ func (s *Service) startRun(ctx context.Context, req *RunRequest, tail int) (*run
 	return j, nil
 }
 
+// resized records a terminal's new size (the page shows the terminal at
+// it). Written under the lock, and only while the job runs: a late
+// resize never overwrites the record of its end.
+func (j *runJob) resized(ts sandbox.TermSize) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.rec.WindowEndNS != 0 {
+		return
+	}
+	j.rec.Rows, j.rec.Cols = ts.Rows, ts.Cols
+	if err := j.s.store.WriteJob(&j.rec); err != nil {
+		j.s.warn(fmt.Sprintf("recording job %s's terminal size: %v", j.rec.ID, err))
+	}
+}
+
 // finish waits for the command, journals what it changed as the caller's
 // writes, and records how it ended.
 func (j *runJob) finish(ctx context.Context) {
 	s := j.s
 	res := j.proc.Wait()
+	if j.input != nil {
+		j.input.Close() // editor::run::input finds the job ended from now on
+	}
 	j.cancel()
 	j.stdout.Close()
 	j.stderr.Close()
@@ -278,8 +330,10 @@ func (j *runJob) finish(ctx context.Context) {
 		s.warn(fmt.Sprintf("recording the end of job %s: %v", rec.ID, err))
 	}
 	j.release()
-	s.store.RemoveRunTmp(rec.ID)
-	s.store.SweepJobs(s.cfg.Run.JobsKept)
+	s.runs.tidying.Add(1)
 	s.runs.drop(rec.ID)
 	close(j.done)
+	s.store.RemoveRunTmp(rec.ID)
+	s.store.SweepJobs(s.cfg.Run.JobsKept)
+	s.runs.tidying.Done()
 }

@@ -28,6 +28,11 @@ const runKillWait = 10 * time.Second
 
 func (s *Service) RunKill(ctx context.Context, req *RunKillRequest) (*RunKillResponse, error) {
 	if j := s.runs.get(req.Job); j != nil {
+		// A job whose command has ended but which is still being recorded
+		// (another process's kill, say) is not killed by this call.
+		j.mu.Lock()
+		ended := j.rec.WindowEndNS != 0
+		j.mu.Unlock()
 		// Its context ends: the sandbox kills it (whether it has started
 		// yet or not) and the job records that it was killed.
 		j.cancel()
@@ -37,7 +42,7 @@ func (s *Service) RunKill(ctx context.Context, req *RunKillRequest) (*RunKillRes
 			return nil, ctx.Err()
 		}
 		rec := j.record()
-		return &RunKillResponse{Job: rec.ID, Killed: rec.State == "killed", State: rec.State}, nil
+		return &RunKillResponse{Job: rec.ID, Killed: !ended && rec.State == "killed", State: rec.State}, nil
 	}
 	rec, err := s.store.ReadJob(req.Job)
 	if err != nil {

@@ -67,8 +67,26 @@ func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOut
 	}
 	base := s.store.JobDir(rec.ID) + "/" + stream
 	deadline := time.Now().Add(time.Duration(min(req.WaitMS, runOutputWaitCap)) * time.Millisecond)
-	pause := 20 * time.Millisecond
+	pause, maxPause := 20*time.Millisecond, 200*time.Millisecond
+	if rec.Terminal {
+		// Someone may be typing on it: their echo should come back
+		// within a keystroke's time even from another process.
+		maxPause = 40 * time.Millisecond
+	}
+	// A job this process runs wakes the wait as soon as it writes (a
+	// terminal's echo comes back at once); another process's is polled.
+	var grew func() <-chan struct{}
+	if j := s.runs.get(rec.ID); j != nil {
+		grew = j.stdout.Changed
+		if stream == "stderr" {
+			grew = j.stderr.Changed
+		}
+	}
 	for {
+		var wake <-chan struct{}
+		if grew != nil {
+			wake = grew() // before the read: a write after it closes this
+		}
 		_, first, total, err := sandbox.ReadLog(base, 0, 0)
 		if err != nil && shell.CodeOf(err) != shell.CodeNotFound {
 			return nil, err
@@ -84,9 +102,10 @@ func (s *Service) RunOutput(ctx context.Context, req *RunOutputRequest) (*RunOut
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-wake:
 		case <-time.After(pause):
 		}
-		pause = min(2*pause, 200*time.Millisecond)
+		pause = min(2*pause, maxPause)
 		if rec, err = s.store.ReadJob(req.Job); err != nil {
 			return nil, err
 		}

@@ -24,6 +24,9 @@ type RunJob struct {
 	Cwd         string      `json:"cwd" desc:"Its folder, root-relative."`
 	Argv        []string    `json:"argv" desc:"What ran."`
 	Background  bool        `json:"background" desc:"Started with background: true."`
+	Terminal    bool        `json:"terminal,omitempty" desc:"It runs on a terminal (editor::run::input types on it while it runs)."`
+	Rows        int         `json:"rows,omitempty" desc:"A terminal's rows, as last set."`
+	Cols        int         `json:"cols,omitempty" desc:"A terminal's columns, as last set."`
 	State       string      `json:"state" enum:"running,exited,timeout,killed,failed,lost" desc:"running; exited (see exit_code); timeout; killed (editor::run::kill, or its caller went away); failed (the sandbox could not start it: see error); lost (the editord process running it ended first)."`
 	ExitCode    *int        `json:"exit_code" desc:"The exit status once exited; null otherwise."`
 	Signal      string      `json:"signal,omitempty" desc:"The signal that ended it, if one did."`
@@ -61,7 +64,7 @@ func (s *Service) RunStatus(ctx context.Context, req *RunStatusRequest) (*RunSta
 
 // runJobView is the view of a job's record, with its output's sizes.
 func (s *Service) runJobView(rec *workspace.Job) RunJob {
-	v := RunJob{Job: rec.ID, By: rec.By, Root: rec.Root, Cwd: rec.Cwd, Argv: rec.Argv, Background: rec.Background,
+	v := RunJob{Job: rec.ID, By: rec.By, Root: rec.Root, Cwd: rec.Cwd, Argv: rec.Argv, Background: rec.Background, Terminal: rec.Terminal, Rows: rec.Rows, Cols: rec.Cols,
 		State: rec.State, ExitCode: rec.ExitCode, Signal: rec.Signal, StartedMS: rec.StartedMS,
 		Changed: runChangesOf(rec.Changed), Error: rec.Error}
 	if v.Argv == nil {

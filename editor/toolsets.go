@@ -97,6 +97,7 @@ var toolsetOf = map[string]string{
 	"editor::run::status": "run",
 	"editor::run::output": "run",
 	"editor::run::kill":   "run",
+	"editor::run::input":  "run",
 }
 
 // ToolsetOf is the toolset of function id ("" when the table has none).

@@ -24,6 +24,15 @@ func init() {
 		}
 		return true
 	}
+	renderers["editor::run::input"] = func(r *rend, v any) bool {
+		in := v.(*editor.RunInputResponse)
+		if in.State == "running" {
+			r.linef("%s: typed %d bytes; its echo and reply page with %s", in.Job, in.Sent, r.name("editor::run::output"))
+		} else {
+			r.linef("%s has ended (%s): nothing typed", in.Job, in.State)
+		}
+		return true
+	}
 }
 
 // runEnd says how a job ended (or that it runs).

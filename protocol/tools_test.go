@@ -35,7 +35,7 @@ func TestToolName(t *testing.T) {
 var (
 	readOnlyIDs    = []string{"editor::workspace::get", "editor::tree", "editor::open", "editor::buffers::list", "editor::find", "editor::search", "editor::diff", "editor::changes", "editor::git::status", "editor::git::hunks", "editor::git::show", "editor::git::log", "editor::git::blame", "editor::tools", "editor::run::status", "editor::run::output", "editor::symbols", "editor::definition", "editor::references", "editor::hover", "editor::diagnostics", "editor::history"}
 	nonDestructive = []string{"editor::workspace::open", "editor::buffers::close", "editor::create", "editor::buffers::draft", "editor::workspace::focus", "editor::turn"}
-	destructiveIDs = []string{"editor::save", "editor::edit", "editor::replace", "editor::move", "editor::delete", "editor::git::commit", "editor::git::sync", "editor::git::stash", "editor::git::undo-commit", "editor::git::merge", "editor::git::branch", "editor::git::restore", "editor::run", "editor::run::kill", "editor::rename", "editor::git::stage", "editor::revert"}
+	destructiveIDs = []string{"editor::save", "editor::edit", "editor::replace", "editor::move", "editor::delete", "editor::git::commit", "editor::git::sync", "editor::git::stash", "editor::git::undo-commit", "editor::git::merge", "editor::git::branch", "editor::git::restore", "editor::run", "editor::run::kill", "editor::run::input", "editor::rename", "editor::git::stage", "editor::revert"}
 )
 
 func TestToolsValid(t *testing.T) {

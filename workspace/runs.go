@@ -26,6 +26,11 @@ type Job struct {
 	Cwd        string   `json:"cwd"`
 	Argv       []string `json:"argv"`
 	Background bool     `json:"background"`
+	// Terminal: it runs on a pty (editor::run::input types on it).
+	Terminal bool `json:"terminal,omitempty"`
+	// Rows and Cols: the terminal's size, as last set.
+	Rows int `json:"rows,omitempty"`
+	Cols int `json:"cols,omitempty"`
 	// State: running, exited, timeout, killed, failed (the box could not
 	// be made), lost (its process ended without recording how).
 	State     string `json:"state"`
@@ -201,6 +206,19 @@ func (s *Store) RunDirs(id string) (home, tmp string, err error) {
 		}
 	}
 	return home, tmp, nil
+}
+
+// BoxDir makes the sandbox's own folder (shell/sandbox's Scratch: the
+// voids that cover denied paths and the sanitized repository configs),
+// kept and shared by every command: outside everything a command reads or
+// writes (beside run/, hidden with the rest of the state dir when that
+// lies in the jail), and none of a command's metadata traffic.
+func (s *Store) BoxDir() (string, error) {
+	dir := s.path("box")
+	if _, err := s.jail.Mkdir(dir, true); err != nil {
+		return "", err
+	}
+	return dir, nil
 }
 
 // RemoveRunTmp removes job id's temp folder.

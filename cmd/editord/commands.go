@@ -15,6 +15,7 @@ import (
 	"github.com/editord/editord/editor/wire"
 	"github.com/editord/editord/protocol"
 	"github.com/editord/editord/shell"
+	"github.com/editord/editord/shell/sandbox"
 )
 
 // open loads the configuration and opens the service. Warnings go to
@@ -58,6 +59,10 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	// A serving process runs command after command: each one's sandbox
+	// init is started ahead (after the jobs' ends, so none is left).
+	sandbox.KeepSpare(true)
+	defer sandbox.KeepSpare(false)
 	defer svc.Close()
 	ctx, stop := signalContext()
 	defer stop()

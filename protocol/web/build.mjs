@@ -40,6 +40,34 @@ const adoptedStyles = {
   },
 };
 
+// xterm.js styles its terminal with <style> elements (the theme, the
+// cell size) and style attributes (true colours), which the page's CSP
+// forbids: its style elements become constructed style sheets adopted by
+// the document, its style attributes CSSOM. The build fails if xterm
+// changes under us.
+const xtermAdopted = {
+  name: "xterm-adopted",
+  setup(b) {
+    b.onLoad({ filter: /@xterm[\\/]xterm[\\/]lib[\\/]xterm\.mjs$/ }, async (args) => {
+      let src = await readFile(args.path, "utf8");
+      const swaps = [
+        ['n.mainDocument.createElement("style")', "__adoptedStyle(n.mainDocument)", 1],
+        ['this._document.createElement("style")', "__adoptedStyle(this._document)", 2],
+        ['_addStyle(t,e){t.setAttribute("style",`${t.getAttribute("style")||""}${e};`)}', "_addStyle(t,e){t.style.cssText+=`;${e};`}", 1],
+      ];
+      for (const [from, to, n] of swaps) {
+        if (src.split(from).length - 1 !== n) throw new Error(`xterm changed: ${from} is not there ${n} times (see build.mjs)`);
+        src = src.replaceAll(from, to);
+      }
+      // An element standing for a <style>: its text goes to an adopted sheet, which goes with it.
+      const adopted = `function __adoptedStyle(d){const s=new CSSStyleSheet(),e=d.createElement("xterm-style"),rm=e.remove.bind(e);e.hidden=!0;` +
+        `Object.defineProperty(e,"textContent",{get(){return[...s.cssRules].map(r=>r.cssText).join("\\n")},set(v){s.replaceSync(v)}});` +
+        `e.remove=()=>{d.adoptedStyleSheets=d.adoptedStyleSheets.filter(x=>x!==s);rm()};d.adoptedStyleSheets=[...d.adoptedStyleSheets,s];return e}\n`;
+      return { contents: adopted + src, loader: "js" };
+    });
+  },
+};
+
 const result = await esbuild.build({
   entryPoints: { app: "src/main.ts" },
   bundle: true,
@@ -52,7 +80,8 @@ const result = await esbuild.build({
   legalComments: "external",
   charset: "utf8",
   metafile: true,
-  plugins: [noAjv, adoptedStyles],
+  plugins: [noAjv, adoptedStyles, xtermAdopted],
+  loader: { ".css": "text" }, // xterm's style sheet, for a constructed one (views/terminal.ts)
   logLevel: "warning",
 });
 // MCP Apps (ui:// resources, protocol/apps.go): each View is one HTML

@@ -9,14 +9,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
 // pidsCgroup is a cgroup made for one run, below editord's own, whose
 // pids.max bounds the run's processes and threads. The kernel applies
 // RLIMIT_NPROC to every user but root; this is the limit for root.
-type pidsCgroup struct{ dir string }
+type pidsCgroup struct {
+	dir string
+	max int // pids.max
+}
 
 var cgroupSeq atomic.Uint64
 
@@ -27,11 +32,12 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepOnce.Do(func() { sweepCgroups(base) })
 	dir := filepath.Join(base, fmt.Sprintf("editord-run-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	cg := &pidsCgroup{dir: dir}
+	cg := &pidsCgroup{dir: dir, max: max}
 	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
 		cg.remove()
 		return nil, err
@@ -39,19 +45,54 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 	return cg, nil
 }
 
-// remove deletes the cgroup once the run's processes are gone (the kernel
-// reaps a killed namespace's processes shortly after its init).
+// remove deletes the cgroup once the run's processes are gone. The
+// kernel may hold it a little after the init is reaped; then it is
+// removed in the background, not on the way to the command's result.
 func (cg *pidsCgroup) remove() {
 	if cg == nil {
 		return
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		err := os.Remove(cg.dir)
-		if err == nil || os.IsNotExist(err) || time.Now().After(deadline) {
-			return
+	if err := os.Remove(cg.dir); err == nil || os.IsNotExist(err) {
+		return
+	}
+	cgRemovals.Add(1)
+	go func() {
+		defer cgRemovals.Done()
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			time.Sleep(5 * time.Millisecond)
+			err := os.Remove(cg.dir)
+			if err == nil || os.IsNotExist(err) || time.Now().After(deadline) {
+				return
+			}
 		}
-		time.Sleep(5 * time.Millisecond)
+	}()
+}
+
+// cgRemovals are the removals under way in the background.
+var cgRemovals sync.WaitGroup
+
+var sweepOnce sync.Once
+
+// sweepCgroups removes the cgroups an editord process that is gone left
+// in base (killed before it could remove them); an empty cgroup is all
+// that can be removed.
+func sweepCgroups(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "editord-run-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		os.Remove(filepath.Join(base, e.Name()))
 	}
 }
 

@@ -17,7 +17,10 @@
 //     allow-list over paths, and granting a jail root grants everything
 //     beneath it; the voids keep a denied file inside a granted folder
 //     unreadable, unwritable, and impossible to remove or rename (a mount
-//     point is busy).
+//     point is busy). A serving editord (KeepSpare) starts the next
+//     command's init as soon as one ends, so that a command waits neither
+//     for the exec of editord nor (as root) for its move into a pids
+//     cgroup; the spare reads nothing until it is given its command.
 //   - Landlock. Reads (and execution) are allowed beneath the jail roots,
 //     the toolchain folders the configuration names and the system
 //     folders; writes only beneath the jail roots, the run's private temp

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -63,11 +64,6 @@ func initMain() int {
 			return fail("bringing up the loopback: %v", err)
 		}
 	}
-	if sp.Cgroup != "" {
-		if err := os.WriteFile(filepath.Join(sp.Cgroup, "cgroup.procs"), []byte("0"), 0); err != nil {
-			return fail("joining the pids cgroup %s: %v", sp.Cgroup, err)
-		}
-	}
 	if err := setLimits(&sp); err != nil {
 		return fail("%v", err)
 	}
@@ -81,12 +77,19 @@ func initMain() int {
 		return probeInside(&sp, status)
 	}
 	stdio := []*os.File{os.Stdin, os.Stdout, os.Stderr}
-	proc, err := os.StartProcess(sp.Path, sp.Args, &os.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: stdio,
-		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}})
+	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if sp.TTY != "" {
+		// A session of its own whose controlling terminal is the pty, so
+		// that ^C and job control reach its foreground process group.
+		sys.Setsid, sys.Setctty, sys.Ctty = true, true, 0
+	}
+	proc, err := os.StartProcess(sp.Path, sp.Args, &os.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: stdio, Sys: sys})
 	if err != nil {
 		return fail("starting %s: %v", sp.Path, cause(err))
 	}
 	fmt.Fprintf(status, "started %d\n", proc.Pid)
+	// Started with GOGC=off: the init may reap processes for hours.
+	debug.SetGCPercent(100)
 	// PID 1 reaps every orphan of the namespace; when the command itself
 	// ends, so does the init, and the kernel kills what is left.
 	for {

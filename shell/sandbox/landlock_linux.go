@@ -47,6 +47,13 @@ func landlockBox(sp *initSpec) error {
 		landlock.RWDirs(rwDirs...).WithRefer(),
 		landlock.RWFiles(rwFiles...).IgnoreIfMissing(),
 	}
+	if sp.TTY != "" {
+		// A program may open its terminal again (a prompt, a pager, a
+		// shell's job control) and then sizes it and sets its modes:
+		// ioctls, which Landlock denies on a device opened in the jail
+		// (ABI 5) unless granted. Only this terminal gets them.
+		rules = append(rules, landlock.RWFiles("/dev/tty", sp.TTY).WithIoctlDev().IgnoreIfMissing())
+	}
 	// Best effort keeps what a kernel of an ABI between minABI and the
 	// newest one go-landlock knows can enforce; Available refuses older.
 	return cfg.BestEffort().Restrict(rules...)

@@ -42,14 +42,25 @@ func mountBox(sp *initSpec) error {
 			return fmt.Errorf("covering %s: %v", c[1], err)
 		}
 	}
+	// The voids are reached through descriptors: the folder they are in
+	// may be among the paths hidden (the state dir in the jail).
+	voids := [2]string{}
+	for i, v := range []string{sp.VoidFile, sp.VoidDir} {
+		fd, err := unix.Open(v, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("opening the void %s: %v", v, err)
+		}
+		defer unix.Close(fd)
+		voids[i] = fmt.Sprintf("/proc/self/fd/%d", fd)
+	}
 	for _, p := range sp.Hide {
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue // gone since the plan was made, or a dangling link
 		}
-		void := sp.VoidFile
+		void := voids[0]
 		if fi.IsDir() {
-			void = sp.VoidDir
+			void = voids[1]
 		}
 		if err := bindReadOnly(void, p); err != nil {
 			return fmt.Errorf("hiding %s: %v", p, err)

@@ -30,6 +30,9 @@ type Log struct {
 	tail     []byte
 	tailMax  int
 	err      error // the first disk error: the stream is no longer kept
+	// changed is closed by the next write (or the end), for Changed.
+	changed chan struct{}
+	ended   bool
 }
 
 // NewLog starts the stream base on disk, keeping at least max/2 and at
@@ -61,6 +64,10 @@ func (l *Log) open(start int64) error {
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 	l.keepTail(p)
 	rest := p
 	for len(rest) > 0 && l.err == nil && l.cur != nil {
@@ -140,10 +147,30 @@ func (l *Log) Err() error {
 	return l.err
 }
 
+// Changed is closed once the stream grows or ends: a reader in this
+// process follows it without polling. Once the stream has ended it is nil
+// (a wait on it is a wait for something else).
+func (l *Log) Changed() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		return nil
+	}
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
+	return l.changed
+}
+
 // Close ends the stream.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.ended = true
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 	if l.cur == nil {
 		return nil
 	}

@@ -54,3 +54,26 @@ func TestLogKeepsTheEnd(t *testing.T) {
 		t.Fatal("an absent stream read without error")
 	}
 }
+
+// Changed wakes a reader on the next write and on the end; once ended it
+// is nil, so a follower stops waiting on the stream.
+func TestLogChanged(t *testing.T) {
+	l, err := NewLog(filepath.Join(t.TempDir(), "stdout"), 1000, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := l.Changed()
+	select {
+	case <-ch:
+		t.Fatal("closed before any write")
+	default:
+	}
+	l.Write([]byte("x"))
+	<-ch // closed by the write, or the test hangs
+	ch = l.Changed()
+	l.Close()
+	<-ch
+	if l.Changed() != nil {
+		t.Fatal("Changed after the end is not nil")
+	}
+}

@@ -14,6 +14,12 @@ type Spec struct {
 	// Stdin is read to the end and closed; nil reads nothing.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Terminal, when set, runs the command on a pseudo-terminal of that
+	// size: its standard streams and its controlling terminal, in a
+	// session of its own. All it prints (both streams, and the echo of
+	// what is typed) goes to Stdout; Stdin is typed first, Process.Input
+	// types more, Process.Resize changes the size. Stderr is unused.
+	Terminal *TermSize
 	// Timeout ends the command (and everything it started); 0: none.
 	Timeout time.Duration
 
@@ -24,9 +30,28 @@ type Spec struct {
 	ReadOnly []string // folders beneath Write kept read-only (.git)
 	Network  bool     // keep the host's network (else only a loopback of its own)
 	Limits   Limits
-	// Scratch is a folder of the run's own (its voids live there), outside
-	// every Read and Write path; "" makes (and removes) a temporary one.
+	// Scratch is the sandbox's folder (the voids and the covers' files),
+	// outside every Read and Write path; runs may share it at once and keep
+	// it for later ones. "" makes (and removes) a temporary one.
 	Scratch string
+}
+
+// TermSize is a terminal's size in characters.
+type TermSize struct {
+	Rows, Cols int
+}
+
+// WithDefaults is the size with 24 rows and 80 columns where unset, and
+// at most 1000 of either.
+func (t TermSize) WithDefaults() TermSize {
+	if t.Rows <= 0 {
+		t.Rows = 24
+	}
+	if t.Cols <= 0 {
+		t.Cols = 80
+	}
+	t.Rows, t.Cols = min(t.Rows, 1000), min(t.Cols, 1000)
+	return t
 }
 
 // Cover shows a file of the jail with other content (a repository's
@@ -82,11 +107,11 @@ type initSpec struct {
 	Masks    []string    `json:"masks"`  // folders covered by an empty read-only tmpfs
 	ReadOnly []string    `json:"read_only"`
 	Network  bool        `json:"network"`
+	TTY      string      `json:"tty"` // the terminal on stdin (to become the command's controlling one), or ""
 	Limits   Limits      `json:"limits"`
 	CPU      uint64      `json:"cpu_seconds"` // 0: unlimited
 	VoidFile string      `json:"void_file"`
 	VoidDir  string      `json:"void_dir"`
-	Cgroup   string      `json:"cgroup"` // a pids cgroup to join, or ""
 	NoRlimit bool        `json:"no_rlimit_nproc"`
 	// Probe sets everything up, checks that Landlock holds, and exits
 	// without starting a program.

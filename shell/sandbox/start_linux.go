@@ -5,10 +5,12 @@ package sandbox
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,18 +23,22 @@ import (
 
 // Process is a command running in a sandbox.
 type Process struct {
-	cmd     *exec.Cmd
+	in      *anInit
 	status  *bufio.Reader
 	pid     int // the init's, in the host's PID namespace
 	start   time.Time
 	done    chan struct{}
 	res     Result
-	cg      *pidsCgroup
+	copies  sync.WaitGroup // the standard streams' copying
+	pty     *os.File       // the terminal's master, for a command on one
 	scratch string
 	// ownScratch: the sandbox made scratch, and removes it at the end.
 	ownScratch bool
-	mu         sync.Mutex
-	stopped    string // "timeout" or "killed": why we stopped it
+	// refill: a spare init is started for the next command at the end.
+	refill    bool
+	fromSpare bool // the init was a spare
+	mu        sync.Mutex
+	stopped   string // "timeout" or "killed": why we stopped it
 }
 
 // Start runs sp's command in a new sandbox. The context bounds it: when ctx
@@ -45,7 +51,7 @@ func Start(ctx context.Context, sp Spec) (*Process, error) {
 }
 
 func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
-	p := &Process{done: make(chan struct{}), res: Result{ProcessLimit: "rlimit"}, scratch: sp.Scratch}
+	p := &Process{done: make(chan struct{}), scratch: sp.Scratch}
 	if p.scratch == "" {
 		dir, err := os.MkdirTemp("", "editord-box-")
 		if err != nil {
@@ -60,7 +66,8 @@ func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
 	return p, nil
 }
 
-// begin starts the init and waits until it has started the command.
+// begin hands the command to an init (a spare one, or one started now)
+// and waits until it has started the command.
 func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	is := initSpec{Path: sp.Path, Args: sp.Args, Dir: sp.Dir, Env: sp.Env, Read: sp.Read, Write: sp.Write,
 		Hide: sp.Hide, ReadOnly: sp.ReadOnly, Network: sp.Network, Limits: sp.Limits.withDefaults(), Probe: probe}
@@ -72,100 +79,125 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 		return err
 	}
 	is.Masks = masks(sp)
-	for i, c := range sp.Cover {
-		f := filepath.Join(p.scratch, fmt.Sprintf("cover-%d", i))
-		if err := os.WriteFile(f, c.Content, 0o444); err != nil {
-			return shell.AsError(err, f)
+	for _, c := range sp.Cover {
+		f, err := writeCover(p.scratch, c.Content)
+		if err != nil {
+			return err
 		}
 		is.Covers = append(is.Covers, [2]string{f, c.Path})
 	}
-	if os.Geteuid() == 0 {
-		// The kernel exempts root from RLIMIT_NPROC (even as root of a
-		// user namespace): count processes in a cgroup instead.
-		is.NoRlimit = true
-		p.res.ProcessLimit = "none"
-		if cg, err := newPidsCgroup(is.Limits.Processes); err == nil {
-			p.cg, is.Cgroup = cg, cg.dir
-			p.res.ProcessLimit = "cgroup"
+	// As root, the process limit is the init's pids cgroup, not an rlimit.
+	is.NoRlimit = os.Geteuid() == 0
+	var slave *os.File
+	if sp.Terminal != nil {
+		if p.pty, slave, is.TTY, err = openPTY(*sp.Terminal); err != nil {
+			return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the command's terminal could not be made: %v", err)
 		}
+		defer slave.Close() // the init holds it once started
 	}
 	spec, err := json.Marshal(is)
 	if err != nil {
 		return err
 	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	statusR, statusW, err := os.Pipe()
-	if err != nil {
-		specR.Close()
-		specW.Close()
-		return err
-	}
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = []string{"editord-sandbox"}
-	// A race-enabled build (tests) would otherwise sleep a second at exit.
-	cmd.Env = []string{envInit + "=init", "GORACE=atexit_sleep_ms=0"}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = sp.Stdin, sp.Stdout, sp.Stderr
-	cmd.ExtraFiles = []*os.File{specR, statusW} // fds 3 and 4
-	flags := syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-	if !sp.Network {
-		flags |= syscall.CLONE_NEWNET
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags: uintptr(flags),
-		// Root of the namespace is this user outside it: the command's
-		// files are ours, and the init keeps the capabilities it needs to
-		// mount (the command gets none, see dropPrivileges).
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		Pdeathsig:                  syscall.SIGKILL,
-	}
-	// Everything holding the output pipes is in the namespace, which dies
-	// with the init; this only bounds a wait on a kernel that lags.
-	cmd.WaitDelay = 5 * time.Second
-	p.start = time.Now()
-	err = cmd.Start()
-	specR.Close()
-	statusW.Close()
-	if err != nil {
-		specW.Close()
-		statusR.Close()
-		return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
-	}
-	p.cmd, p.pid = cmd, cmd.Process.Pid
-	p.status = bufio.NewReader(statusR)
-	_, werr := specW.Write(spec)
-	specW.Close()
-	line, _ := p.status.ReadString('\n')
-	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-	if word == "started" || (probe && word == "ok") {
-		go p.wait(ctx, sp.Timeout, statusR)
-		return nil
-	}
-	p.kill("")
-	cmd.Wait()
-	statusR.Close()
-	msg := rest
-	if word != "error" {
-		msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", cmd.ProcessState)
-		if werr != nil {
-			msg += fmt.Sprintf("; sending it the spec: %v", werr)
+	for try := 0; ; try++ {
+		var in *anInit
+		spare := false
+		if slave != nil {
+			in, err = launchInit(sp.Network, slave, is.Limits.Processes)
+		} else {
+			in, spare, err = takeInit(sp.Network, is.Limits.Processes)
 		}
+		if err != nil {
+			return shell.Errorf(shell.CodeSandboxUnavailable, sp.Dir, "the sandbox could not start (%v); commands cannot run on this machine", err)
+		}
+		p.in, p.pid = in, in.cmd.Process.Pid
+		p.refill, p.fromSpare = slave == nil, spare
+		p.res.ProcessLimit = in.limit
+		p.status = bufio.NewReader(in.statusR)
+		p.start = time.Now()
+		_, werr := in.specW.Write(spec)
+		in.specW.Close()
+		line, _ := p.status.ReadString('\n')
+		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if word == "started" || (probe && word == "ok") {
+			p.stream(sp)
+			go p.wait(ctx, sp.Timeout)
+			return nil
+		}
+		in.discard()
+		if spare && word != "error" && try == 0 {
+			continue // the spare had died meanwhile: start one now
+		}
+		msg := rest
+		if word != "error" {
+			msg = fmt.Sprintf("the sandbox's init ended before starting the command (%s)", in.cmd.ProcessState)
+			if werr != nil {
+				msg += fmt.Sprintf("; sending it the spec: %v", werr)
+			}
+		}
+		code := shell.CodeSandboxUnavailable
+		if strings.HasPrefix(msg, "starting ") {
+			code = shell.CodeNotFound
+		}
+		return shell.Errorf(code, sp.Path, "%s", msg)
 	}
-	code := shell.CodeSandboxUnavailable
-	if strings.HasPrefix(msg, "starting ") {
-		code = shell.CodeNotFound
+}
+
+// stream copies the command's standard streams (pipes, or its terminal)
+// to and from the spec's.
+func (p *Process) stream(sp Spec) {
+	in := p.in
+	if p.pty != nil {
+		if sp.Stdin != nil {
+			go io.Copy(p.pty, sp.Stdin) // typed, as if by hand
+		}
+		w := sp.Stdout
+		if w == nil {
+			w = io.Discard
+		}
+		p.copies.Add(1)
+		go func() {
+			defer p.copies.Done()
+			// Ends with EIO once every holder of the terminal is gone.
+			io.CopyBuffer(w, struct{ io.Reader }{p.pty}, make([]byte, copyBufferBytes))
+		}()
+		return
 	}
-	return shell.Errorf(code, sp.Path, "%s", msg)
+	if sp.Stdin == nil {
+		in.stdinW.Close()
+	} else {
+		go func() {
+			io.Copy(in.stdinW, sp.Stdin)
+			in.stdinW.Close()
+		}()
+	}
+	for _, c := range []struct {
+		r *os.File
+		w io.Writer
+	}{{in.stdoutR, sp.Stdout}, {in.stderrR, sp.Stderr}} {
+		w := c.w
+		if w == nil {
+			w = io.Discard
+		}
+		p.copies.Add(1)
+		go func(r *os.File) {
+			defer p.copies.Done()
+			// A quarter of what the pipe holds (see launchInit) at a
+			// time: a chatty command's output in fewer writes to its log.
+			io.CopyBuffer(w, struct{ io.Reader }{r}, make([]byte, copyBufferBytes))
+		}(c.r)
+	}
 }
 
 // cleanup removes what the run made outside the box: its cgroup, and its
 // scratch folder when the sandbox made it.
 func (p *Process) cleanup() {
-	p.cg.remove()
+	if p.pty != nil {
+		p.pty.Close()
+	}
+	if p.in != nil {
+		p.in.cg.remove()
+	}
 	if p.ownScratch {
 		os.RemoveAll(p.scratch)
 	}
@@ -173,7 +205,7 @@ func (p *Process) cleanup() {
 
 // wait follows the process to its end: the timeout or the context stop
 // it, and the init's last status line says how the command ended.
-func (p *Process) wait(ctx context.Context, timeout time.Duration, statusR *os.File) {
+func (p *Process) wait(ctx context.Context, timeout time.Duration) {
 	defer close(p.done)
 	var timer <-chan time.Time
 	if timeout > 0 {
@@ -191,11 +223,34 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration, statusR *os.F
 		case <-exited:
 		}
 	}()
-	p.cmd.Wait()
+	in := p.in
+	in.cmd.Wait()
 	close(exited)
+	if in.stdinW != nil || p.pty != nil {
+		// Everything holding the output pipes is in the namespace, which
+		// dies with the init; this only bounds a wait on a kernel that lags.
+		copied := make(chan struct{})
+		go func() {
+			p.copies.Wait()
+			close(copied)
+		}()
+		lag := time.NewTimer(5 * time.Second)
+		select {
+		case <-copied:
+		case <-lag.C:
+		}
+		lag.Stop()
+		if p.pty == nil {
+			in.stdoutR.Close()
+			in.stderrR.Close()
+		}
+	}
 	line, _ := p.status.ReadString('\n')
-	statusR.Close()
+	in.statusR.Close()
 	p.cleanup()
+	if p.refill {
+		refillSpare(in.network, in.procs)
+	}
 	p.res.Duration = time.Since(p.start)
 	p.res.ExitCode = -1
 	if f := strings.Fields(line); len(f) >= 2 && f[0] == "exit" {
@@ -226,6 +281,23 @@ func (p *Process) kill(why string) {
 	}
 	p.mu.Unlock()
 	syscall.Kill(p.pid, syscall.SIGKILL)
+}
+
+// Input types data on the command's terminal.
+func (p *Process) Input(data []byte) error {
+	if p.pty == nil {
+		return shell.Errorf(shell.CodeInvalidArgument, "", "the command does not run on a terminal: it takes no input once started")
+	}
+	_, err := p.pty.Write(data)
+	return err
+}
+
+// Resize changes the size of the command's terminal.
+func (p *Process) Resize(ts TermSize) error {
+	if p.pty == nil {
+		return shell.Errorf(shell.CodeInvalidArgument, "", "the command does not run on a terminal")
+	}
+	return setSize(p.pty, ts)
 }
 
 // Kill stops the command and everything it started.
@@ -268,6 +340,36 @@ func makeVoids(scratch string) (file, dir string, err error) {
 		}
 	}
 	return file, dir, nil
+}
+
+// writeCover puts content in scratch under a name of its own (its hash),
+// unless it is there: a scratch folder is shared by commands running at
+// once, and a cover bind-mounted in one box must not change.
+func writeCover(scratch string, content []byte) (string, error) {
+	sum := sha256.Sum256(content)
+	f := filepath.Join(scratch, "cover-"+hex.EncodeToString(sum[:12]))
+	if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(content)) {
+		return f, nil
+	}
+	tmp, err := os.CreateTemp(scratch, ".cover-*")
+	if err != nil {
+		return "", shell.AsError(err, scratch)
+	}
+	_, err = tmp.Write(content)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), f)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", shell.AsError(err, f)
+	}
+	return f, nil
 }
 
 // KillInit stops the sandbox whose init has host process id pid (a job of

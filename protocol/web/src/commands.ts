@@ -118,6 +118,9 @@ export function listenForShortcuts(app: App): void {
     const target = ev.target as HTMLElement;
     const inDialog = !!target.closest?.("[role=dialog]");
     if (b.plain && target.closest?.("input, textarea, select, .cm-editor, [contenteditable=true]")) return;
+    // A terminal (the Run panel's) takes Ctrl+letter and Escape as a shell needs them
+    // (^B, ^F, ^H, ^P…); the page keeps Ctrl+Shift and the function keys.
+    if (target.closest?.(".xterm") && !(b.mod && b.shift) && !/^f\d+$/.test(b.key)) return;
     if (b.plain && inDialog) return;
     if (inDialog && !b.command.inDialog) {
       // Not the browser's either (Ctrl+S is no Save as in a dialog).

@@ -948,16 +948,22 @@ export interface RunRequest {
   argv?: string[];
   /** Return a job id at once; follow it with editor_run_status and editor_run_output. It ends with your session. */
   background?: boolean;
+  /** The terminal's columns (default 80). */
+  cols?: number;
   /** A shell line for /bin/sh -c instead of argv, if the config allows (run.shell). */
   command?: string;
   /** Folder to run in, root-relative (default the root). */
   cwd?: string;
   /** Variables to add; PATH, HOME, LD_*, GIT_*, GOFLAGS and the like are refused. */
   env?: Record<string, string>;
+  /** The terminal's rows (default 24). */
+  rows?: number;
   /** Text for standard input. */
   stdin?: string;
   /** Bytes of the end of stdout and of stderr in the reply (default 8192, at most 12288). */
   tail_bytes?: number;
+  /** Run it on a terminal (colours, prompts, line editing): both streams come out as stdout, stdin is typed, editor_run_input types more. TERM is xterm-256color unless env sets it. */
+  terminal?: boolean;
   /** Stop it (and all it started) after this many seconds (default 600). */
   timeout_seconds?: number;
 }
@@ -988,6 +994,26 @@ export interface RunResult {
   stderr_bytes: number;
   stdout: string;
   stdout_bytes: number;
+  terminal: boolean;
+}
+
+/** editor::run::input: its arguments. */
+export interface RunInputRequest {
+  /** Resize the terminal first: its columns (with rows). */
+  cols?: number;
+  /** A running job started with terminal: true. */
+  job: string;
+  /** Resize the terminal first: its rows (with cols). */
+  rows?: number;
+  /** What to type, as on a keyboard: "\r" is Enter, "\u0003" ^C (interrupt), "\u0004" ^D (end of input at a line's start). */
+  text?: string;
+}
+
+/** editor::run::input: its structured result. */
+export interface RunInputResult {
+  job: string;
+  sent: number;
+  state: string;
 }
 
 /** editor::run::kill: its arguments. */
@@ -1054,17 +1080,20 @@ export interface RunStatusResult {
       modified: number;
       more: number;
     } | null;
+    cols: number;
     cwd: string;
     duration_ms: number;
     error: string;
     exit_code?: number | null;
     job: string;
     root: string;
+    rows: number;
     signal: string;
     started_ms: number;
     state: "running" | "exited" | "timeout" | "killed" | "failed" | "lost";
     stderr_bytes: number;
     stdout_bytes: number;
+    terminal: boolean;
   }[];
 }
 

@@ -7,6 +7,7 @@
 import type { App } from "../app";
 import { h } from "../dom";
 import { ToolError } from "../mcp";
+import type { TermView } from "./terminal";
 
 interface RunJob {
   job: string;
@@ -19,6 +20,9 @@ interface RunJob {
   duration_ms: number;
   changed: { created: number; modified: number; deleted: number } | null;
   error?: string;
+  terminal?: boolean;
+  rows?: number;
+  cols?: number;
 }
 
 interface OutputPage {
@@ -28,6 +32,9 @@ interface OutputPage {
   eof: boolean;
   state: string;
 }
+
+/** A terminal's rows: the page's own terminal jobs, and how it shows any. */
+const termRows = 20;
 
 /** The most text the log keeps; older output is dropped from the view
  * (editor_run_output still pages it). */
@@ -79,19 +86,25 @@ export function runPanel(parent: HTMLElement, app: App): void {
   const m = app.model;
   const command = h("input", { type: "text", "aria-label": "Command", placeholder: "go test ./...", spellcheck: "false", "data-autofocus": true });
   const folder = h("input", { type: "text", "aria-label": "Folder", placeholder: "folder (default: the root)", spellcheck: "false" });
+  const onTerm = h("input", { type: "checkbox" });
   const runBtn = h("button", { type: "submit", class: "primary" }, "Run");
   const stopBtn = h("button", { type: "button", disabled: true, onclick: () => void stop() }, "Stop");
-  const form = h("form", { class: "search-form run-form", "aria-label": "Run a command" }, command, folder, h("div", { class: "run-buttons" }, runBtn, stopBtn));
+  const form = h("form", { class: "search-form run-form", "aria-label": "Run a command" }, command, folder,
+    h("label", { class: "run-term-check", title: "Run it on a terminal (a pty): type on it here, as an agent can with editor_run_input" }, onTerm, " On a terminal"),
+    h("div", { class: "run-buttons" }, runBtn, stopBtn));
   const state = h("p", { class: "run-state", role: "status" });
   const title = h("h3", { class: "git-group run-title" });
   const log = h("pre", { class: "run-log", role: "log", "aria-label": "Output", tabindex: "0" });
+  // A terminal job shows in xterm.js (views/terminal.ts, loaded on first use) here instead of the log.
+  const termHost = h("div", { class: "run-term", hidden: true });
   const jobs = h("ul", { class: "run-jobs", "aria-label": "Jobs" });
-  parent.append(h("h2", { class: "panel-title" }, "Run"), form, state, title, log, h("h3", { class: "git-group" }, "Jobs"), jobs);
+  parent.append(h("h2", { class: "panel-title" }, "Run"), form, state, title, log, termHost, h("h3", { class: "git-group" }, "Jobs"), jobs);
 
   let shown: string | null = null; // the job whose output the log shows
   let gen = 0; // bumped when the log starts following another job
   let list: RunJob[] = [];
   let off = false; // editor_run is off in this server
+  let term: TermView | null = null; // the shown terminal job's
 
   function say(text: string, alert = false): void {
     state.textContent = text;
@@ -156,13 +169,57 @@ export function runPanel(parent: HTMLElement, app: App): void {
     }
   }
 
-  function watch(job: string): void {
+  /** Follows a terminal job's output (both streams are its stdout) into its terminal. */
+  async function followTerm(job: string, g: number, cols?: number): Promise<void> {
+    const t = await import("./terminal");
+    if (g !== gen) return;
+    termHost.replaceChildren();
+    let pending = "", sending = false; // typed while a send is on its way: sent next, in order
+    const send = async (): Promise<void> => {
+      sending = true;
+      while (pending && g === gen) {
+        const text = pending;
+        pending = "";
+        try {
+          const r = await app.link.call<{ state: string }>("editor_run_input", { job, text });
+          if (r.state !== "running") break;
+        } catch (e) {
+          failed(e);
+          break;
+        }
+      }
+      sending = false;
+    };
+    // Shown at the job's own size (the panel scrolls): its program draws for that.
+    const j = list.find((x) => x.job === job);
+    term = t.openTerminal(termHost, j?.rows ?? termRows, cols ?? j?.cols ?? t.fitCols(termHost), (text) => {
+      pending += text;
+      if (!sending) void send();
+    });
+    const view = term;
+    let offset = 0;
+    for (;;) {
+      const p = await app.link.call<OutputPage>("editor_run_output", { job, offset, wait_ms: 10000, limit: 24576 });
+      if (g !== gen) return;
+      if (p.content) view.write(p.content);
+      offset = p.next_offset;
+      if (p.eof) return;
+    }
+  }
+
+  function watch(job: string, cols?: number): void {
     const g = ++gen;
     shown = job;
+    term?.dispose();
+    term = null;
     log.replaceChildren();
+    const onTerminal = cols !== undefined || !!list.find((j) => j.job === job)?.terminal;
+    log.hidden = onTerminal;
+    termHost.hidden = !onTerminal;
+    termHost.replaceChildren();
     say("");
     renderJobs();
-    void Promise.all([follow(job, "stdout", g), follow(job, "stderr", g)])
+    void (onTerminal ? followTerm(job, g, cols) : Promise.all([follow(job, "stdout", g), follow(job, "stderr", g)]))
       .then(() => (g === gen ? refresh() : undefined))
       .catch((e) => g === gen && failed(e));
   }
@@ -189,10 +246,21 @@ export function runPanel(parent: HTMLElement, app: App): void {
     if (folder.value.trim()) args.cwd = folder.value.trim();
     runBtn.disabled = true;
     say(`Starting ${argv.join(" ")}…`);
-    app.link.call<{ job: string }>("editor_run", args)
-      .then((r) => {
-        watch(r.job);
-        return refresh();
+    // A terminal is sized to the panel before the command starts on it.
+    const sized = onTerm.checked
+      ? import("./terminal").then((t) => {
+        termHost.hidden = false;
+        log.hidden = true;
+        return t.fitCols(termHost);
+      })
+      : Promise.resolve(undefined);
+    sized
+      .then((cols) => {
+        if (cols !== undefined) Object.assign(args, { terminal: true, rows: termRows, cols });
+        return app.link.call<{ job: string }>("editor_run", args).then((r) => {
+          watch(r.job, cols);
+          return refresh();
+        });
       })
       .catch(failed)
       .finally(() => (runBtn.disabled = off));
