@@ -21,6 +21,14 @@ export function activityPanel(parent: HTMLElement, app: App): void {
   // Undo the person's own recent work, across files (views/undorecent.ts).
   const undoRecent = h("button", { type: "button", class: "undo-recent", title: "Your own saves of the last minutes, undone newest first", onclick: () => void openUndoRecent(app) }, "Undo my last 5 minutes…");
   addCommand({ id: "activity.undoRecent", title: "Activity: Undo what I did in the last 5 minutes…", run: () => openUndoRecent(app) });
+  addCommand({
+    id: "activity.reviewNewest", title: "Activity: Review the newest turn not reviewed", when: (a) => a.model.unreviewed.size > 0,
+    run: () => {
+      const turns = [...m.unreviewed.values()].flat().map((t) => t.turn);
+      const newest = turns.reduce((a, b) => (+b.slice(1) > +a.slice(1) ? b : a));
+      return openReview(app, newest);
+    },
+  });
   parent.append(
     h("h2", { class: "panel-title" }, "Activity"),
     h("div", { class: "search-form" }, h("label", { class: "check" }, agentsOnly, "Agents only"), file, undoRecent),
