@@ -46,7 +46,7 @@ $(WEB)/node_modules/.package-lock.json: $(WEB)/package-lock.json
 
 # The README's pictures of the page, taken by its browser test.
 screenshots:
-	EDITORD_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^(TestScreenshots|TestReviewAgentTurn)$$' ./protocol/pagetest
+	EDITORD_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run '^(TestScreenshots|TestReviewAgentTurn|TestUndoWhatIDidRecently)$$' ./protocol/pagetest
 
 # The page's figures in headless chromium (README, "The person's editor"): an
 # agent's save to the text in the page, an agent's edit into a tab with

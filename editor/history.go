@@ -55,10 +55,13 @@ func (s *Service) History(ctx context.Context, req *HistoryRequest) (*HistoryRes
 		}
 		q.Root, q.Path = root, l.stored
 	}
-	if q.Since, err = timeArg("since", req.Since); err != nil {
+	// A span is back from the turns' own clock, the one their times are
+	// stamped with.
+	now := s.turns.Now()
+	if q.Since, err = timeArg("since", req.Since, now); err != nil {
 		return nil, err
 	}
-	if q.Until, err = timeArg("until", req.Until); err != nil {
+	if q.Until, err = timeArg("until", req.Until, now); err != nil {
 		return nil, err
 	}
 	if req.Before != "" {
@@ -113,7 +116,7 @@ func (s *Service) ownRoot(resp *HistoryResponse) error {
 
 // timeArg reads a time given as RFC 3339 or as a span back from now (5m),
 // in Unix ms; "" is 0 (unbounded).
-func timeArg(field, v string) (int64, error) {
+func timeArg(field, v string, now time.Time) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
@@ -121,7 +124,7 @@ func timeArg(field, v string) (int64, error) {
 		return t.UnixMilli(), nil
 	}
 	if d, err := time.ParseDuration(strings.TrimPrefix(v, "-")); err == nil && d >= 0 {
-		return time.Now().Add(-d).UnixMilli(), nil
+		return now.Add(-d).UnixMilli(), nil
 	}
 	return 0, invalid("%s %q is neither an RFC 3339 time (2026-01-02T15:04:05Z) nor a span back from now (5m, 2h)", field, v)
 }

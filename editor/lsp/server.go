@@ -34,6 +34,7 @@ type Server struct {
 	sending  sync.Mutex
 	mu       sync.Mutex
 	docs     map[string]*doc
+	closedAt map[string]int // the last version of a document closed since
 	diags    map[string]*fileDiags
 	seq      uint64        // publications of diagnostics so far
 	changed  chan struct{} // closed (and replaced) at each publication
@@ -115,7 +116,7 @@ func start(ctx context.Context, j *shell.Jail, name string, cfg ServerConfig, ro
 		return nil, err
 	}
 	s := &Server{Name: name, Root: root, cfg: cfg, program: program, proc: proc, Started: began,
-		docs: map[string]*doc{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
+		docs: map[string]*doc{}, closedAt: map[string]int{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
 		progress: map[string]bool{}, lastUse: began, cursor: -1}
 	s.conn = newConn(proc.Stdout, proc.Stdin, s.handle)
 	ictx, cancel := context.WithTimeout(ctx, initTimeout)
@@ -311,7 +312,12 @@ func (s *Server) Sync(abs, language, text string, draft bool) (int, bool, error)
 	var method string
 	var params any
 	if d == nil {
-		d = &doc{version: 1, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
+		// Opened again: its versions go on from the last (not from 1), so
+		// a publication about the text it held before, arriving late (gopls
+		// was seen to publish the old text's problems as version 1 after a
+		// reopen at version 1), is not taken for one about this text
+		// (fileDiagnostics compares versions).
+		d = &doc{version: s.closedAt[uri] + 1, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
 		s.docs[uri] = d
 		method = "textDocument/didOpen"
 		params = map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": language, "version": d.version, "text": text}}
@@ -334,7 +340,11 @@ func (s *Server) Close(abs string) error {
 	s.sending.Lock()
 	defer s.sending.Unlock()
 	s.mu.Lock()
-	held := s.docs[uri] != nil
+	d := s.docs[uri]
+	held := d != nil
+	if held {
+		s.closedAt[uri] = d.version
+	}
 	delete(s.docs, uri)
 	s.mu.Unlock()
 	if !held {

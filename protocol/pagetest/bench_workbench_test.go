@@ -5,7 +5,11 @@ package pagetest
 //
 //   - the command palette: a keystroke to its results in the list, ≤ 16 ms;
 //   - the 5 MB file (default limits: read in ranges) scrolled from its
-//     first line to its last, no frame over 50 ms;
+//     first line to its last, no frame over 50 ms: the longest frame in
+//     wall time, beside the longest with the editor still (what the
+//     machine alone costs) and the page's own work per frame, its main
+//     thread's CPU time from a trace (frametrace_test.go), which other
+//     processes on a shared machine do not inflate;
 //   - first paint with 20 tabs and the bundle's first load are
 //     BenchmarkPageLoad20Tabs and BenchmarkPageBundle (bench_test.go),
 //     which print their goals too.
@@ -102,7 +106,7 @@ type frameRun struct {
 func BenchmarkPageScroll5MB(b *testing.B) {
 	big, lines := fiveMB()
 	e := newEnv(b, map[string]string{"big.txt": big}, opts{})
-	var worst, idle []time.Duration
+	var worst, idle, cpu []time.Duration
 	frames := 0
 	for b.Loop() {
 		for range 3 {
@@ -111,12 +115,18 @@ func BenchmarkPageScroll5MB(b *testing.B) {
 			e.waitEditor("line 0000001", "the 5 MB file's first line")
 			var still, r frameRun
 			e.run(chromedp.Evaluate(framesJS+`(false)`, &still, awaitPromise))
-			e.run(chromedp.Evaluate(framesJS+`(true)`, &r, awaitPromise))
+			work := e.traceFrames(func() { e.run(chromedp.Evaluate(framesJS+`(true)`, &r, awaitPromise)) })
 			if !r.AtEnd || r.Last == "" {
 				b.Fatalf("the scroll did not reach the end: %+v", r)
 			}
+			if len(work.CPU) < r.Frames/2 {
+				b.Fatalf("the trace holds %d frames of the scroll's %d", len(work.CPU), r.Frames)
+			}
 			worst = append(worst, time.Duration(r.Worst*float64(time.Millisecond)))
 			idle = append(idle, time.Duration(still.Worst*float64(time.Millisecond)))
+			for _, c := range work.CPU {
+				cpu = append(cpu, time.Duration(c*float64(time.Millisecond)))
+			}
 			frames += r.Frames
 		}
 	}
@@ -125,6 +135,9 @@ func BenchmarkPageScroll5MB(b *testing.B) {
 	b.ReportMetric(ms(w), "worst-frame-ms")
 	b.ReportMetric(ms(percentile(worst, 0.5)), "p50-worst-frame-ms")
 	b.ReportMetric(ms(percentile(idle, 1)), "idle-worst-frame-ms")
-	b.Logf("5 MB file (%d lines, read in ranges), scrolled top to bottom in 400 jumps, %d frames over %d runs: longest frame %.0f ms (p50 of the runs' longest %.0f ms); the same 400 frames with the editor still: longest %.0f ms (the machine's own share; load average %s) (goal: no frame over 50 ms)",
-		lines, frames, len(worst), ms(w), ms(percentile(worst, 0.5)), ms(percentile(idle, 1)), strings.Join(strings.Fields(string(load))[:3], " "))
+	b.ReportMetric(ms(percentile(cpu, 0.5)), "page-cpu-p50-ms")
+	b.ReportMetric(ms(percentile(cpu, 1)), "page-cpu-max-ms")
+	b.Logf("5 MB file (%d lines, read in ranges), scrolled top to bottom in 400 jumps, %d frames over %d runs: longest frame %.0f ms (p50 of the runs' longest %.0f ms); the same 400 frames with the editor still: longest %.0f ms (the machine's own share; load average %s); the page's own work per frame (main-thread CPU, traced): p50 %.1f ms, p99 %.1f ms, max %.1f ms (goal: no frame over 50 ms)",
+		lines, frames, len(worst), ms(w), ms(percentile(worst, 0.5)), ms(percentile(idle, 1)), strings.Join(strings.Fields(string(load))[:3], " "),
+		ms(percentile(cpu, 0.5)), ms(percentile(cpu, 0.99)), ms(percentile(cpu, 1)))
 }

@@ -35,9 +35,16 @@ func goplsPath(t *testing.T) string {
 // editor's rendered text.
 func (e *env) wordPoint(word string, nth int) (x, y float64) {
 	e.t.Helper()
+	return e.wordPointIn("#editor-pane", word, nth)
+}
+
+// wordPointIn is wordPoint in the editor of a pane (#split-pane: the right
+// group's).
+func (e *env) wordPointIn(pane, word string, nth int) (x, y float64) {
+	e.t.Helper()
 	var at []float64
 	e.js(fmt.Sprintf(`(() => {
-		const w = document.createTreeWalker(document.querySelector("#editor-pane .cm-content"), NodeFilter.SHOW_TEXT);
+		const w = document.createTreeWalker(document.querySelector(%q + " .cm-content"), NodeFilter.SHOW_TEXT);
 		let n = %d;
 		for (let t = w.nextNode(); t; t = w.nextNode()) {
 			let i = -1;
@@ -50,7 +57,7 @@ func (e *env) wordPoint(word string, nth int) (x, y float64) {
 			}
 		}
 		return [];
-	})()`, nth, word, len(word)), &at)
+	})()`, pane, nth, word, len(word)), &at)
 	if len(at) != 2 {
 		e.t.Fatalf("%q (%d) is not on screen", word, nth)
 	}

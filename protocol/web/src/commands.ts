@@ -18,6 +18,10 @@ export interface Command {
   title: string;
   /** Shortcuts, the first one shown. */
   keys?: string[];
+  /** Shortcuts the editor's own keymap handles, where they mean this
+   * command (F2 renames a symbol there and a file in the tree): shown
+   * beside the command and in the shortcuts list, not bound page-wide. */
+  editorKeys?: string[];
   /** Whether it applies now (the palette greys out, keys skip, the rest). */
   when?(app: App): boolean;
   /** Runs in a modal dialog too (most commands wait until it is closed). */

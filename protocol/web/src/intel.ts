@@ -18,6 +18,7 @@ import { syncDraft } from "./drafts";
 import type { Tab } from "./model";
 import { lineColumn, posOf, revealAt, type CodeDiagnostic, type CodeLocation, type DiagnosticsResult } from "./intelnav";
 import { showLocations, showOutline, showRename } from "./views/intelviews";
+import { mirrorEffect, tabOf } from "./views/split";
 
 export type { CodeDiagnostic, CodeLocation, DiagnosticsResult };
 export { lineColumn, posOf, revealAt };
@@ -85,6 +86,8 @@ export async function outline(app: App, tab: Tab): Promise<void> {
 // The problems of the file on screen, underlined.
 
 const setProblems = StateEffect.define<DecorationSet>();
+// Underlined on the right too when the file is open on both sides.
+mirrorEffect(setProblems);
 
 const problemsField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
@@ -155,8 +158,9 @@ export async function refreshProblems(app: App, tab: Tab): Promise<void> {
 }
 
 const hover = hoverTooltip(async (view, pos) => {
-  const tab = current?.model.activeTab;
-  if (!current || !tab || tab.state?.doc !== view.state.doc || !served.has(tab.language)) return null;
+  // The tab of the view hovered: either side of a split.
+  const tab = current && tabOf(current, view);
+  if (!current || !tab || !served.has(tab.language)) return null;
   const word = view.state.wordAt(pos);
   if (!word) return null;
   let r: { contents: string };

@@ -1,7 +1,7 @@
 // The code intelligence actions in the command palette. Their keys (F12,
 // Shift+F12, F2, Ctrl/Cmd+Shift+O) belong to the editor's own keymap
-// (intel.ts), where F2 on a name means rename; so the commands carry the
-// keys in their titles rather than as bindings of the page's key handler,
+// (intel.ts), where F2 on a name means rename; so they are the commands'
+// editorKeys, shown beside them but not bound by the page's key handler,
 // which would take F2 from the tree too.
 
 import type { App } from "./app";
@@ -18,21 +18,17 @@ export function addIntelCommands(app: App): void {
     const tab = focusedTab(app);
     if (tab?.state) return f(app, tab, tab.state.selection.main.head);
   };
-  addCommand({ id: "code.definition", title: "Code: Go to definition (F12)", when: hasText, run: atCursor(goToDefinition) });
-  addCommand({ id: "code.references", title: "Code: Find references (Shift+F12)", when: hasText, run: atCursor(findReferences) });
-  addCommand({ id: "code.rename", title: "Code: Rename symbol (F2)", when: hasText, run: atCursor(renameSymbol) });
+  addCommand({ id: "code.definition", title: "Code: Go to definition", editorKeys: ["F12"], when: hasText, run: atCursor(goToDefinition) });
+  addCommand({ id: "code.references", title: "Code: Find references", editorKeys: ["Shift+F12"], when: hasText, run: atCursor(findReferences) });
+  addCommand({ id: "code.rename", title: "Code: Rename symbol", editorKeys: ["F2"], when: hasText, run: atCursor(renameSymbol) });
   addCommand({
     id: "code.outline",
-    title: "Code: Go to symbol in the file (Ctrl+Shift+O)",
+    title: "Code: Go to symbol in the file",
+    editorKeys: ["Ctrl+Shift+O"],
     when: hasText,
     run: () => {
       const tab = focusedTab(app);
       if (tab) return outline(app, tab);
     },
-  });
-  addCommand({
-    id: "view.problems",
-    title: "View: Problems (Ctrl+Shift+M)",
-    run: () => document.querySelector<HTMLButtonElement>(".problems-toggle")?.click(),
   });
 }

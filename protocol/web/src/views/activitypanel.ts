@@ -10,15 +10,28 @@ import type { ChangeEvent } from "../mcp";
 import { patchView } from "./patch";
 import { byTurn, mine, undo } from "../turns";
 import { openReview } from "./review";
+import { openUndoRecent } from "./undorecent";
+import { addCommand } from "../commands";
 
 export function activityPanel(parent: HTMLElement, app: App): void {
   const m = app.model;
   const agentsOnly = h("input", { type: "checkbox" });
   const file = h("input", { type: "text", "aria-label": "Only this file", placeholder: "only this file…", spellcheck: "false", "data-autofocus": true });
   const list = h("ol", { class: "activity", "aria-label": "Changes, newest first" });
+  // Undo the person's own recent work, across files (views/undorecent.ts).
+  const undoRecent = h("button", { type: "button", class: "undo-recent", title: "Your own saves of the last minutes, undone newest first", onclick: () => void openUndoRecent(app) }, "Undo my last 5 minutes…");
+  addCommand({ id: "activity.undoRecent", title: "Activity: Undo what I did in the last 5 minutes…", run: () => openUndoRecent(app) });
+  addCommand({
+    id: "activity.reviewNewest", title: "Activity: Review the newest turn not reviewed", when: (a) => a.model.unreviewed.size > 0,
+    run: () => {
+      const turns = [...m.unreviewed.values()].flat().map((t) => t.turn);
+      const newest = turns.reduce((a, b) => (+b.slice(1) > +a.slice(1) ? b : a));
+      return openReview(app, newest);
+    },
+  });
   parent.append(
     h("h2", { class: "panel-title" }, "Activity"),
-    h("div", { class: "search-form" }, h("label", { class: "check" }, agentsOnly, "Agents only"), file),
+    h("div", { class: "search-form" }, h("label", { class: "check" }, agentsOnly, "Agents only"), file, undoRecent),
     list,
   );
   const when = (t: string) => new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });

@@ -29,11 +29,17 @@ const plain: Record<string, string> = {
 
 export function showHelp(app: App): void {
   const rows = commands()
-    .filter((c) => c.keys?.length)
-    .map((c): [string, string] => [c.keys!.filter((k) => !(c.id.startsWith("tab.") && k.startsWith("Ctrl+"))).map(keyLabel).join(", "), plain[c.id] ?? c.title]);
+    .filter((c) => c.keys?.length || c.editorKeys?.length)
+    .map((c): [string, string] => [
+      [...(c.keys ?? []).filter((k) => !(c.id.startsWith("tab.") && k.startsWith("Ctrl+"))), ...(c.editorKeys ?? [])].map(keyLabel).join(", "),
+      (plain[c.id] ?? c.title) + (c.keys?.length ? "" : " (in the editor)"),
+    ]);
   const done = h("button", { type: "button", class: "primary", onclick: () => close() }, "Close");
   const close = app.dialogs.open("Keyboard shortcuts", [
     h("p", { class: "legend" }, "Every action, with or without a shortcut, is in the command palette: Ctrl+Shift+P or F1."),
-    h("table", { class: "keys" }, h("tbody", {}, ...[...rows, ...keys].map(([k, what]) => h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
+    // A command's key works page-wide (or in every editor); a place's
+    // only there, so the same key can mean another thing elsewhere.
+    h("table", { class: "keys" }, h("tbody", {}, ...[...rows.map((r) => [...r, ""]), ...keys.map((r) => [...r, "place"])].map(([k, what, cls]) =>
+      h("tr", { class: cls || undefined }, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
   ], [done]);
 }

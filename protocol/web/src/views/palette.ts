@@ -144,7 +144,7 @@ export function openPalette(app: App, text = ""): void {
     show(ranked.map(({ command: c, at }) => ({
       id: c.id,
       label: marked(c.title, at),
-      keys: c.keys?.[0],
+      keys: c.keys?.[0] ?? c.editorKeys?.[0],
       run: () => void runCommand(app, c.id),
     })), "No command matches.");
   };

@@ -6,6 +6,7 @@
 
 import type { App } from "../app";
 import { h } from "../dom";
+import { addCommand } from "../commands";
 import { onProblems, revealAt, type DiagnosticsResult } from "../intel";
 
 export function problemsView(parent: HTMLElement, app: App): void {
@@ -59,12 +60,11 @@ export function problemsView(parent: HTMLElement, app: App): void {
   }
   toggle.addEventListener("click", () => setOpen(body.hidden));
   onProblems(() => soon(300));
-  document.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === "m") {
-      ev.preventDefault();
-      ev.stopPropagation();
+  addCommand({
+    id: "view.problems", title: "View: Problems", keys: ["Ctrl+Shift+M"],
+    run: () => {
       setOpen(body.hidden);
       if (!body.hidden) toggle.focus();
-    }
-  }, true);
+    },
+  });
 }

@@ -16,6 +16,7 @@ import { highlight } from "../highlight";
 import { language } from "../languages";
 import { theme } from "../theme";
 import { detail, keep, undo, type RevertResult, type TurnFile, type TurnHunk, type TurnSummary } from "../turns";
+import { refusalsNotice } from "./refusals";
 
 /** One hunk's lines, as its patch gives them. */
 interface Line {
@@ -128,14 +129,7 @@ export async function openReview(app: App, turn: string): Promise<void> {
     try {
       const r = await f();
       if (r && r.refused.length) {
-        notice.append(h("div", { role: "alert", class: "rv-refused" },
-          h("p", {}, `${label}: ${r.refused.length === 1 ? "one part was" : `${r.refused.length} parts were`} left as they are, because someone changed them since.`),
-          ...r.refused.map((x) => h("details", {},
-            h("summary", {}, `${x.path}${x.hunk ? ` hunk ${x.hunk}` : ""}: ${x.reason}`),
-            h("div", { class: "rv-sides" },
-              h("div", {}, h("h4", {}, "As it was"), h("pre", {}, x.as_was)),
-              h("div", {}, h("h4", {}, "As the turn made it"), h("pre", {}, x.as_made)),
-              h("div", {}, h("h4", {}, "As it is now"), h("pre", {}, x.as_now)))))));
+        notice.append(refusalsNotice(label, r.refused));
       } else {
         notice.append(h("p", { role: "status" }, r && !r.undone.length ? `${label}: nothing left to undo.` : `${label}: done.`));
       }

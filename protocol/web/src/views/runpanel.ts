@@ -7,6 +7,7 @@
 import type { App } from "../app";
 import { h } from "../dom";
 import { ToolError } from "../mcp";
+import { addCommand } from "../commands";
 import type { TermView } from "./terminal";
 
 interface RunJob {
@@ -265,6 +266,8 @@ export function runPanel(parent: HTMLElement, app: App): void {
       .catch(failed)
       .finally(() => (runBtn.disabled = off));
   });
+
+  addCommand({ id: "run.stop", title: "Run: Stop the job shown", when: () => !stopBtn.disabled, run: () => stop() });
 
   // The jobs list follows what every process runs while the panel shows.
   let timer: ReturnType<typeof setInterval> | null = null;

@@ -12,7 +12,7 @@
 // transactions (typing in the main group, an agent's change, the gutter's
 // hunks, a language or wrap switch) to the mirror.
 
-import { Annotation, Transaction, type EditorState, type StateEffect, type TransactionSpec } from "@codemirror/state";
+import { Annotation, Transaction, type EditorState, type StateEffect, type StateEffectType, type TransactionSpec } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { App } from "../app";
 import { h } from "../dom";
@@ -96,7 +96,7 @@ export function splitView(main: HTMLElement, app: App): void {
     if (!mirror) return;
     for (const tr of trs) {
       if (tr.annotation(passed)) continue;
-      const effects: StateEffect<unknown>[] = tr.effects.filter((e) => e.is(setHunks));
+      const effects: StateEffect<unknown>[] = tr.effects.filter((e) => mirrored.some((type) => e.is(type)));
       if (tr.reconfigured) {
         for (const slot of [languageSlot, diffSlot, wrapSlot]) {
           const ext = slot.get(tr.state);
@@ -161,6 +161,7 @@ export function splitView(main: HTMLElement, app: App): void {
   m.on("editor", render);
   rerender = render;
   focusSplit = () => view.focus();
+  shownIn = (v) => (v === view ? shown : null);
 
   addCommand({
     id: "view.split", title: "View: Split editor", keys: ["Ctrl+\\"], when: () => !!m.activeTab,
@@ -184,6 +185,22 @@ export function splitView(main: HTMLElement, app: App): void {
 
 let rerender: () => void = () => {};
 let focusSplit: () => void = () => {};
+let shownIn: (view: EditorView) => Tab | null = () => null;
+
+/** Effects on a tab's state that its mirror on the right takes too: the
+ * gutter's hunks, and what a feature adds with mirrorEffect (intel.ts: the
+ * problems underlined). */
+const mirrored: StateEffectType<unknown>[] = [setHunks];
+
+export function mirrorEffect<T>(type: StateEffectType<T>): void {
+  mirrored.push(type as StateEffectType<unknown>);
+}
+
+/** The tab an editor view shows: the main group's or the right group's
+ * (whose state is a mirror of the tab's, not the tab's own). */
+export function tabOf(app: App, view: EditorView): Tab | null {
+  return view === app.editor.view ? app.editor.tab : shownIn(view);
+}
 
 /** Shows a tab in the right group (splitting the editor if needed) and
  * puts the focus there. */
