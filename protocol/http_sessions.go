@@ -41,6 +41,22 @@ type httpSessions struct {
 type liveSession struct {
 	busy int       // requests running
 	last time.Time // when the last one ended (or the session began)
+	// initializing is set from Generate until the initialize's reply is
+	// written: its AfterInitialize hook has not yet run, and ending the
+	// session now would let that hook record state for a session already
+	// forgotten (a slow initialize outlived a short idle limit and leaked
+	// its hub entries). Bounded by initializeGrace, so a reply that never
+	// names its session cannot pin it.
+	initializing bool
+}
+
+// initializeGrace is how long a session being initialized is safe from
+// the idle sweep and from eviction.
+const initializeGrace = 2 * time.Minute
+
+// idleAt reports whether ls may be ended at now as an idle session.
+func (ls *liveSession) idleAt(now time.Time) bool {
+	return ls.busy == 0 && (!ls.initializing || now.Sub(ls.last) > initializeGrace)
 }
 
 var _ server.SessionIdManager = (*httpSessions)(nil)
@@ -55,9 +71,20 @@ func (s *httpSessions) Generate() string {
 	rand.Read(b[:])
 	id := "mcp-session-" + hex.EncodeToString(b[:])
 	s.mu.Lock()
-	s.live[id] = &liveSession{last: time.Now()}
+	s.live[id] = &liveSession{last: time.Now(), initializing: true}
 	s.mu.Unlock()
 	return id
+}
+
+// initialized marks the session whose initialize reply named id as
+// through it: from now on it ages like any session.
+func (s *httpSessions) initialized(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls := s.live[id]; ls != nil {
+		ls.initializing = false
+		ls.last = time.Now()
+	}
 }
 
 var errUnknownSession = errors.New("unknown session")
@@ -116,8 +143,9 @@ func (s *httpSessions) admit() (release func(), ok bool) {
 	var evict string
 	if len(s.live)+s.pending >= s.max {
 		var oldest time.Time
+		now := time.Now()
 		for id, ls := range s.live {
-			if ls.busy == 0 && (evict == "" || ls.last.Before(oldest)) {
+			if ls.idleAt(now) && (evict == "" || ls.last.Before(oldest)) {
 				evict, oldest = id, ls.last
 			}
 		}
@@ -158,7 +186,7 @@ func (s *httpSessions) sweep(now time.Time) {
 	var ended []string
 	s.mu.Lock()
 	for id, ls := range s.live {
-		if ls.busy == 0 && now.Sub(ls.last) > s.idle {
+		if ls.idleAt(now) && now.Sub(ls.last) > s.idle {
 			delete(s.live, id)
 			ended = append(ended, id)
 		}
@@ -236,6 +264,11 @@ func (s *Server) sessionGate(next http.Handler, live *httpSessions) http.Handler
 					return
 				}
 				defer release()
+				next.ServeHTTP(w, r)
+				if id := w.Header().Get(server.HeaderKeySessionID); id != "" {
+					live.initialized(id)
+				}
+				return
 			}
 			next.ServeHTTP(w, r)
 			return

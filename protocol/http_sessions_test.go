@@ -140,13 +140,46 @@ func TestHTTPSessionsAbandonedEnd(t *testing.T) {
 	if ping(t, url, kept) != 200 {
 		t.Fatal("the session with a live stream ended")
 	}
-	srv.hub.mu.Lock()
-	hubState := len(srv.hub.versions) + len(srv.hub.waiting) + len(srv.hub.http)
-	srv.hub.mu.Unlock()
-	srv.cs.mu.Lock()
-	callers := len(srv.cs.by)
-	srv.cs.mu.Unlock()
-	if hubState > 3 || callers > 1 {
-		t.Fatalf("ended sessions left state: %d hub entries, %d callers", hubState, callers)
+	// A session's layers let go of it after it leaves the live set (the
+	// hub's unregister runs on the ended session's goroutine): wait for
+	// that, bounded, rather than look once.
+	var hubState, callers int
+	left := func() bool {
+		srv.hub.mu.Lock()
+		hubState = len(srv.hub.versions) + len(srv.hub.waiting) + len(srv.hub.http)
+		srv.hub.mu.Unlock()
+		srv.cs.mu.Lock()
+		callers = len(srv.cs.by)
+		srv.cs.mu.Unlock()
+		return hubState <= 3 && callers <= 1
+	}
+	for deadline := time.Now().Add(30 * time.Second); !left(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("ended sessions left state after 30 s: %d hub entries, %d callers", hubState, callers)
+		}
+	}
+}
+
+// A session whose initialize is still running is neither swept as idle
+// nor evicted: its AfterInitialize hook would record state for a session
+// already forgotten.
+func TestHTTPSessionInitializingIsNotEnded(t *testing.T) {
+	s := newHTTPSessions(1, time.Millisecond)
+	var ended []string
+	s.end = func(id string) { ended = append(ended, id) }
+	id := s.Generate()
+	s.sweep(time.Now().Add(time.Minute))
+	if _, ok := s.admit(); ok || !s.known(id) || len(ended) != 0 {
+		t.Fatalf("a session being initialized was ended (ended %v, known %v)", ended, s.known(id))
+	}
+	s.initialized(id)
+	s.sweep(time.Now().Add(time.Minute))
+	if s.known(id) || len(ended) != 1 {
+		t.Fatalf("an idle initialized session was kept (ended %v)", ended)
+	}
+	stuck := s.Generate()
+	s.sweep(time.Now().Add(initializeGrace + time.Minute))
+	if s.known(stuck) {
+		t.Fatal("a session whose initialize never named it outlived initializeGrace")
 	}
 }
