@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editord/editord/shell/sandbox"
 	"github.com/editord/editord/workspace"
 )
 
@@ -379,7 +380,7 @@ func TestGoServerRunsNothingOfTheRepository(t *testing.T) {
 		t.Fatalf("the server ran the repository's programs: %s", b)
 	}
 	srv := e.s.lsp.Running()[0]
-	env, err := os.ReadFile(filepath.Join("/proc", itoa(srv.Pid()), "environ"))
+	env, err := os.ReadFile(filepath.Join("/proc", itoa(serverPid(t, srv)), "environ"))
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}
@@ -391,6 +392,12 @@ func TestGoServerRunsNothingOfTheRepository(t *testing.T) {
 	for k, want := range map[string]string{"GOTOOLCHAIN": "local", "GOPROXY": "off", "CGO_ENABLED": "0", "GOPACKAGESDRIVER": "off"} {
 		if vars[k] != want {
 			t.Errorf("server's %s=%q, want %q", k, vars[k], want)
+		}
+	}
+	// In the sandbox where there is one, with a home of its own.
+	if sandbox.Available() == nil {
+		if home := filepath.Join(e.state, "lsp", "go", "home"); !srv.Sandboxed || vars["HOME"] != home {
+			t.Errorf("sandboxed %v, HOME=%s, want %s", srv.Sandboxed, vars["HOME"], home)
 		}
 	}
 	for _, dir := range filepath.SplitList(vars["PATH"]) {

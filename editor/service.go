@@ -111,7 +111,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 	}
 	store.SetStamper(book.Stamp)
 	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail),
-		lsp: lsp.NewManager(jail, cfg.LSP), turns: book}
+		lsp: lsp.NewManager(jail, cfg.LSP, lspOptions(jail, store, opt.Warn)), turns: book}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})

@@ -21,9 +21,12 @@ type Server struct {
 
 	cfg     ServerConfig
 	program string
-	proc    *shell.Proc
+	proc    process
 	conn    *conn
-	Started time.Time
+	// Sandboxed is true when the server runs in shell/sandbox (box.go).
+	Sandboxed bool
+	covered   map[string]bool // what its box hides or covers
+	Started   time.Time
 	// Ready is how long start-up took: the process started and answered
 	// initialize.
 	Ready time.Duration
@@ -95,7 +98,7 @@ func (e *ExitedError) Error() string {
 const initTimeout = 60 * time.Second
 
 // start runs and initializes a server for root.
-func start(ctx context.Context, j *shell.Jail, name string, cfg ServerConfig, root string, env []string) (*Server, error) {
+func (m *Manager) start(ctx context.Context, name string, cfg ServerConfig, root string, env []string) (*Server, error) {
 	if len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("[lsp.%s] has no command", name)
 	}
@@ -104,20 +107,27 @@ func start(ctx context.Context, j *shell.Jail, name string, cfg ServerConfig, ro
 		return nil, &MissingError{Name: name, Program: cfg.Command[0], Install: cfg.Install}
 	}
 	init := cfg.InitializationOptions
+	var reads []string // what the sandbox must let it read besides its program
 	if tsserverWanted(cfg) {
 		if init, err = withTsserver(init, program); err != nil {
 			return nil, fmt.Errorf("[lsp.%s]: %w", name, err)
 		}
+		if ts, _ := init["tsserver"].(map[string]any); ts != nil {
+			if p, _ := ts["path"].(string); p != "" {
+				reads = append(reads, p)
+			}
+		}
 	}
 	began := time.Now()
-	proc, err := j.Start(ctx, program, cfg.Command[1:], shell.StartOptions{Dir: root, Env: env})
+	l, err := m.launch(ctx, name, cfg, root, program, cfg.Command[1:], env, reads)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Name: name, Root: root, cfg: cfg, program: program, proc: proc, Started: began,
+	proc := l.proc
+	s := &Server{Name: name, Root: root, cfg: cfg, program: program, proc: proc, Sandboxed: l.sandboxed, covered: l.covered, Started: began,
 		docs: map[string]*doc{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
 		progress: map[string]bool{}, lastUse: began, cursor: -1}
-	s.conn = newConn(proc.Stdout, proc.Stdin, s.handle)
+	s.conn = newConn(l.stdout, l.stdin, s.handle)
 	ictx, cancel := context.WithTimeout(ctx, initTimeout)
 	defer cancel()
 	var result struct {

@@ -27,6 +27,10 @@ type Spec struct {
 	// Scratch is a folder of the run's own (its voids live there), outside
 	// every Read and Write path; "" makes (and removes) a temporary one.
 	Scratch string
+	// Mask are folders covered by an empty read-only tmpfs besides /run,
+	// each unless a path given above lies beneath it: the pathname sockets
+	// there are reachable whatever Landlock says (before ABI 9).
+	Mask []string
 }
 
 // Cover shows a file of the jail with other content (a repository's

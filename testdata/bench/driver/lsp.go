@@ -276,16 +276,29 @@ func verdictAbsOK(d, goal time.Duration, ok bool) string {
 	return "MISS"
 }
 
-// goplsPid is the pid of the gopls editord's process pid runs, or 0.
+// goplsPid is the pid of the gopls editord's process pid runs (its child,
+// or its sandbox's init's), or 0.
 func goplsPid(parent int) int {
+	return descendant(parent, "gopls", 3)
+}
+
+// descendant is the pid of a process named comm below parent, at most
+// depth generations down, or 0.
+func descendant(parent int, comm string, depth int) int {
+	if depth == 0 {
+		return 0
+	}
 	entries, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", parent))
 	for _, e := range entries {
 		data, _ := os.ReadFile(e)
 		for _, f := range strings.Fields(string(data)) {
 			var pid int
 			fmt.Sscan(f, &pid)
-			if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.TrimSpace(string(comm)) == "gopls" {
+			if c, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.TrimSpace(string(c)) == comm {
 				return pid
+			}
+			if p := descendant(pid, comm, depth-1); p > 0 {
+				return p
 			}
 		}
 	}
