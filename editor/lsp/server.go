@@ -44,6 +44,16 @@ type Server struct {
 	lastUse  time.Time
 	cursor   int64 // the change journal's seq this server has been told of; -1 before any
 	stopping bool
+
+	// versions numbers every text sent, across documents, so that a
+	// document closed and opened again never takes a number it had: a
+	// publication about its old text, still on its way, would otherwise
+	// read as one about the new (what made the page miss an agent's error).
+	versions int
+	// versioned is set once the server has named the version of a
+	// publication: then a publication without one is about the disk, not
+	// about the text held open.
+	versioned bool
 }
 
 // doc is a document the server holds open.
@@ -265,6 +275,9 @@ func (s *Server) publish(p publishDiagnosticsParams) {
 		// Kept as an empty publication: "no problems" is an answer too.
 		p.Diagnostics = []Diagnostic{}
 	}
+	if p.Version != nil {
+		s.versioned = true
+	}
 	s.diags[p.URI] = &fileDiags{version: p.Version, list: p.Diagnostics, seq: s.seq}
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -321,12 +334,14 @@ func (s *Server) Sync(abs, language, text string, draft bool) (int, bool, error)
 	var method string
 	var params any
 	if d == nil {
-		d = &doc{version: 1, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
+		s.versions++
+		d = &doc{version: s.versions, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
 		s.docs[uri] = d
 		method = "textDocument/didOpen"
 		params = map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": language, "version": d.version, "text": text}}
 	} else {
-		d.version++
+		s.versions++
+		d.version = s.versions
 		d.text, d.draft, d.used, d.sentAt = text, draft, now, s.seq
 		method = "textDocument/didChange"
 		params = map[string]any{"textDocument": map[string]any{"uri": uri, "version": d.version},
@@ -399,7 +414,9 @@ func (s *Server) FilesChanged(changes map[string]int) error {
 
 // FileDiagnostics are the problems the server last published for abs;
 // fresh is true when they were published after the text it holds now was
-// sent (for a document it does not hold open: when it published any).
+// sent, about that text (a version at least its own, or no version from a
+// server that never names one); for a document it does not hold open:
+// when it published any.
 func (s *Server) FileDiagnostics(abs string) (list []Diagnostic, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -412,7 +429,11 @@ func (s *Server) fileDiagnostics(uri string) ([]Diagnostic, bool) {
 		return nil, false
 	}
 	if doc := s.docs[uri]; doc != nil {
-		return d.list, d.seq > doc.sentAt && (d.version == nil || *d.version >= doc.version)
+		about := !s.versioned
+		if d.version != nil {
+			about = *d.version >= doc.version
+		}
+		return d.list, d.seq > doc.sentAt && about
 	}
 	return d.list, true
 }
