@@ -54,6 +54,11 @@ type Server struct {
 	// publication: then a publication without one is about the disk, not
 	// about the text held open.
 	versioned bool
+	// gen counts the notifications sent (every change of what the server
+	// holds); memo keeps answers by question, each with the gen it was
+	// asked at (memo.go).
+	gen  uint64
+	memo map[string]memoEntry
 }
 
 // doc is a document the server holds open.
@@ -309,7 +314,12 @@ func (s *Server) Call(ctx context.Context, method string, params, out any) error
 
 // Notify sends a notification.
 func (s *Server) Notify(method string, params any) error {
-	if err := s.conn.notify(method, params); err != nil {
+	err := s.conn.notify(method, params)
+	// Counted once written: a question asked from now on is read after it.
+	s.mu.Lock()
+	s.gen++
+	s.mu.Unlock()
+	if err != nil {
 		return &ExitedError{Name: s.Name, Stderr: s.proc.Stderr()}
 	}
 	return nil
