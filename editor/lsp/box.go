@@ -7,7 +7,9 @@ package lsp
 //   - reads the jail's roots, the system's folders (serverSystem), the
 //     folders of its program and of the interpreter that runs it (a node
 //     package's whole node_modules), its toolchain's (GOROOT and the module
-//     cache for gopls; the TypeScript it is given) and the table's read;
+//     cache for gopls; the TypeScript it is given; python's installation
+//     for pyright, which asks it for its search paths) and the table's
+//     read;
 //   - writes only a home and a temp folder of its own in the state dir
 //     (gopls's and Go's caches live in the home, kept between starts);
 //   - never sees what the deny globs match (nor the rest of the state dir
@@ -205,6 +207,9 @@ func (m *Manager) boxSpec(name string, cfg ServerConfig, root, program string, a
 	set := map[string]string{"HOME": home, "TMPDIR": tmp, "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
 		"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_DATA_HOME": filepath.Join(home, ".local", "share"),
 		"XDG_STATE_HOME": filepath.Join(home, ".local", "state")}
+	if cfg.serves("python") {
+		read = append(read, sandbox.PythonReads(path)...)
+	}
 	if cfg.serves("go") {
 		goroot, modcache := goFolders(env)
 		read = append(read, goroot, modcache)
@@ -228,6 +233,9 @@ func (m *Manager) boxSpec(name string, cfg ServerConfig, root, program string, a
 		Path: program, Args: append([]string{cfg.Command[0]}, args...), Dir: root, Env: env,
 		Read: clean(read), Write: []string{home, tmp}, Hide: plan.Hide, Cover: plan.Cover,
 		Network: cfg.Network, Mask: serverMasks,
+		// gopls holds a large workspace's packages (1.3 GB for kubernetes):
+		// the bound is for a runaway, not for a big repository.
+		Limits: sandbox.Limits{MemoryBytes: 16 << 30},
 	}, nil
 }
 

@@ -100,3 +100,26 @@ func interpreters(script, pathList string) []string {
 	}
 	return out
 }
+
+// PythonReads lists what the python on pathList needs readable to run and
+// import its packages (a language server asks it for its search paths):
+// its program's folders, the installation's lib/python3.* folders (the
+// standard library and site-packages) and, for a pyenv shim, pyenv's root.
+func PythonReads(pathList string) []string {
+	var out []string
+	for _, name := range []string{"python3", "python"} {
+		p, err := LookPath(name, pathList)
+		if err != nil {
+			continue
+		}
+		out = append(out, ProgramReads(p, pathList)...)
+		if dir := filepath.Dir(p); filepath.Base(dir) == "shims" {
+			out = append(out, filepath.Dir(dir)) // pyenv: the shim runs pyenv, which runs a version
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil && filepath.Base(filepath.Dir(real)) == "bin" {
+			libs, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(real)), "lib", "python3*"))
+			out = append(out, libs...)
+		}
+	}
+	return out
+}
