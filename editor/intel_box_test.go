@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -216,6 +217,9 @@ func TestLanguageServerSandbox(t *testing.T) {
 		t.Fatalf("no file in the state dir %s", e.state)
 	}
 	secret := filepath.Join(e.canary, "secret.txt")
+	if err := os.MkdirAll(filepath.Join(e.state, "lsp", "y"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	attempts := []struct{ q, boxed, open string }{
 		{"read " + e.abs("a.txt"), `content: "in the jail\n"`, `content: "in the jail\n"`},
 		{"read " + secret, "refused: permission denied", `content: "canary: do not touch\n"`},
@@ -224,6 +228,9 @@ func TestLanguageServerSandbox(t *testing.T) {
 		{"read " + stateFile, "refused: permission denied", "content: "},
 		{"write " + filepath.Join(e.canary, "planted"), "refused: permission denied", "done"},
 		{"write " + e.abs("planted"), "refused: permission denied", "done"},
+		// The state dir beyond lsp/x: its own root, another server's home.
+		{"write " + filepath.Join(e.state, "planted"), "refused: permission denied", "done"},
+		{"write " + filepath.Join(e.state, "lsp", "y", "planted"), "refused: permission denied", "done"},
 		{"dial tcp " + tcp.Addr().String(), "refused: connection refused", "done"},
 		{"dial unix " + filepath.Join(sockDir, "agent.sock"), "refused: no such file or directory", "done"},
 	}
@@ -237,7 +244,7 @@ func TestLanguageServerSandbox(t *testing.T) {
 		t.Fatal("a sandboxed server reached a host socket")
 	default:
 	}
-	for _, p := range []string{filepath.Join(e.canary, "planted"), e.abs("planted")} {
+	for _, p := range []string{filepath.Join(e.canary, "planted"), e.abs("planted"), filepath.Join(e.state, "planted"), filepath.Join(e.state, "lsp", "y", "planted")} {
 		if _, err := os.Lstat(p); !os.IsNotExist(err) {
 			t.Fatalf("the sandboxed server wrote %s", p)
 		}
@@ -310,4 +317,40 @@ func serverPid(t *testing.T, srv *lsp.Server) int {
 	}
 	pid, _ := strconv.Atoi(f[0])
 	return pid
+}
+
+// A sandboxed server's pipes are closed once it ends: servers stopped and
+// started again (idleness, a crash, a recheck) do not pile up descriptors
+// in editord.
+func TestLanguageServerPipesClosed(t *testing.T) {
+	rcNeedSandbox(t)
+	e := tcNew(t, fakeServers(t))
+	e.write("probe.fake", "probe\n")
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("no /proc/self/fd: %v", err)
+		}
+		return len(ents)
+	}
+	// A lost *os.File is closed by its finalizer, some time: with the
+	// collector off, only an explicit close counts.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	e.attempt("fake", "env HOME")
+	e.s.lsp.Stop("x", e.root)
+	base := fds()
+	const restarts = 8
+	for range restarts {
+		if got := e.attempt("fake", "env HOME"); !strings.HasPrefix(got, "value: ") {
+			t.Fatalf("attempt: %s", got)
+		}
+		e.s.lsp.Stop("x", e.root)
+	}
+	// The pipes close as the reader sees their end: wait for it. Two
+	// descriptors a server were kept before.
+	for deadline := time.Now().Add(30 * time.Second); fds() > base+2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d descriptors open after %d restarts, %d before", fds(), restarts, base)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -143,6 +144,12 @@ func (m *Manager) start(ctx context.Context, name string, cfg ServerConfig, root
 		docs: map[string]*doc{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
 		progress: map[string]bool{}, lastUse: began, cursor: -1}
 	s.conn = newConn(l.stdout, l.stdin, s.handle)
+	if c, ok := l.stdout.(io.Closer); ok {
+		go func() {
+			<-s.conn.done // read to the end
+			c.Close()
+		}()
+	}
 	ictx, cancel := context.WithTimeout(ctx, initTimeout)
 	defer cancel()
 	var result struct {

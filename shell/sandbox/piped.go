@@ -7,7 +7,9 @@ import (
 )
 
 // Piped is a long-lived command in a sandbox (a language server) that its
-// caller speaks a protocol with over its stdin and stdout.
+// caller speaks a protocol with over its stdin and stdout. Stdin is closed
+// when the command ends; Stdout is the caller's to close once it has read
+// it to the end (what the command wrote last is still there to read).
 type Piped struct {
 	*Process
 	Stdin  io.WriteCloser
@@ -38,5 +40,9 @@ func StartPiped(ctx context.Context, sp Spec) (*Piped, error) {
 		outR.Close()
 		return nil, err
 	}
+	go func() {
+		<-p.Done()
+		inW.Close()
+	}()
 	return &Piped{Process: p, Stdin: inW, Stdout: outR}, nil
 }
