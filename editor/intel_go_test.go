@@ -191,6 +191,14 @@ func TestGoSymbolsRemembered(t *testing.T) {
 	if got := names(); !slices.Contains(got, "GreetTwice@lib/lib.go:9") {
 		t.Fatalf("with a draft: %v", got)
 	}
+	// The draft changed: the name it had is gone, the new one is there.
+	draft = goModule["lib/lib.go"] + "\nfunc GreetThrice() {}\n"
+	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Contains(got, "GreetThrice@lib/lib.go:9") || slices.Contains(got, "GreetTwice@lib/lib.go:9") {
+		t.Fatalf("with the draft changed: %v", got)
+	}
 	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go"}); err != nil {
 		t.Fatal(err)
 	}
