@@ -305,11 +305,8 @@ func (t *texts) of(abs string) *lsp.Text {
 	if t.s.jail.Contains(abs) && !t.s.jail.Denied(abs, false) {
 		if held, ok := t.srv.Held(abs); ok {
 			tx = lsp.NewText(held)
-		} else if res, err := t.s.jail.ReadFile(abs, t.s.cfg.Limits.MaxFileBytes); err == nil && isText(res.Data) {
-			// The buffer is this read's own: viewed, not copied (a
-			// workspace query's answer can point into a hundred files,
-			// megabytes of generated code among them).
-			tx = lsp.NewText(stringView(res.Data))
+		} else {
+			tx = t.s.lines.text(t.s.jail, abs, t.s.cfg.Limits.MaxFileBytes)
 		}
 	}
 	t.files[abs] = tx

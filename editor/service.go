@@ -46,6 +46,9 @@ type Service struct {
 	lsp *lsp.Manager
 	// renames keeps editor::rename's last dry runs for their apply.
 	renames renamePlans
+	// lines keeps the line index of files the servers' answers point
+	// into (intel_lines.go).
+	lines lineCache
 	// turns is the book of turns (editor/turns): every change journaled
 	// is stamped with its turn there.
 	turns *turns.Book

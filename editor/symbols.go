@@ -163,8 +163,14 @@ func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query
 	if err != nil {
 		return symbolAnswer{}, intelError(err, "")
 	}
+	a := s.texts(srv, root).symbols(raw)
+	srv.Remember(key, gen, a)
+	return a, nil
+}
+
+// symbols maps a workspace symbol answer's locations.
+func (t *texts) symbols(raw []lsp.SymbolInformation) symbolAnswer {
 	var a symbolAnswer
-	t := s.texts(srv, root)
 	for _, si := range raw {
 		var l lsp.Location
 		if json.Unmarshal(si.Location, &l) != nil {
@@ -178,6 +184,5 @@ func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query
 		a.symbols = append(a.symbols, Symbol{Name: si.Name, Kind: lsp.SymbolKindName(si.Kind), Container: si.ContainerName,
 			Path: cl.Path, Line: cl.Line, Column: cl.Column, EndLine: cl.EndLine})
 	}
-	srv.Remember(key, gen, a)
-	return a, nil
+	return a
 }

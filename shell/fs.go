@@ -89,14 +89,19 @@ type ReadResult struct {
 // than the jail's max_read_bytes). A folder is is_a_directory. Reading stops
 // at the limit even if the file grows meanwhile, so memory stays bounded.
 func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
-	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
-		limit = j.maxRead
-	}
 	f, fi, t, err := j.openRegular(abs)
 	if err != nil {
 		return ReadResult{}, err
 	}
 	defer f.Close()
+	return j.readOpened(f, fi, t, limit)
+}
+
+// readOpened reads the opened f as ReadFile does.
+func (j *Jail) readOpened(f *os.File, fi fs.FileInfo, t target, limit int64) (ReadResult, error) {
+	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
+		limit = j.maxRead
+	}
 	// Read at most limit+1 bytes: the byte past the limit tells a file over
 	// it from one exactly at it, even if the file grew or shrank since the
 	// stat. The buffer is sized from the stat, never past limit+2.
