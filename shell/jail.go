@@ -179,6 +179,9 @@ type target struct {
 	rel  string // symlinks resolved (all of them, or all but the last)
 	abs  string // the caller's absolute path, for messages
 	link bool   // the caller's last component was a symlink that was followed
+	// fi is rel's Lstat when resolve looked its last component up (a
+	// file or folder, not a symlink), so prepare need not walk rel again.
+	fi fs.FileInfo
 }
 
 func (t target) realAbs() string {
@@ -232,6 +235,7 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 		if fi.Mode()&os.ModeSymlink == 0 {
 			done = append(done, name)
 			if last {
+				t.fi = fi
 				continue
 			}
 			if !fi.IsDir() {
@@ -380,7 +384,9 @@ func (j *Jail) prepare(abs string, followLast, write bool) (target, error) {
 	}
 	_, lexRel, _ := j.locate(abs)
 	isDir := false
-	if fi, err := t.r.root.Lstat(t.rel); err == nil {
+	if t.fi != nil {
+		isDir = t.fi.IsDir()
+	} else if fi, err := t.r.root.Lstat(t.rel); err == nil {
 		isDir = fi.IsDir()
 	}
 	if err := j.checkAccess(t, lexRel, isDir, write); err != nil {
