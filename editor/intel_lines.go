@@ -39,12 +39,12 @@ type lineEntry struct {
 }
 
 // text is abs's content on disk as a line index, or nil when it cannot be
-// read or is not text.
-func (c *lineCache) text(j *shell.Jail, abs string, limit int64) *lsp.Text {
+// read or is not text; dirs holds the folders of the answer's files.
+func (c *lineCache) text(j *shell.Jail, dirs *shell.Folders, abs string, limit int64) *lsp.Text {
 	c.mu.Lock()
 	known := c.m[abs]
 	c.mu.Unlock()
-	res, id, same, err := j.ReadFileUnless(abs, limit, known.id)
+	res, id, same, err := j.ReadFileUnless(dirs, abs, limit, known.id)
 	switch {
 	case err != nil:
 		return nil

@@ -171,6 +171,7 @@ func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query
 // symbols maps a workspace symbol answer's locations.
 func (t *texts) symbols(raw []lsp.SymbolInformation) symbolAnswer {
 	var a symbolAnswer
+	defer t.batch()()
 	for _, si := range raw {
 		var l lsp.Location
 		if json.Unmarshal(si.Location, &l) != nil {

@@ -16,8 +16,9 @@ type FileID struct {
 // is known (a cache holds what was derived from that content) it reads
 // nothing and returns same true. The path is looked up and opened either
 // way: the id comes from the handle, so it is the file at abs now.
-func (j *Jail) ReadFileUnless(abs string, limit int64, known FileID) (res ReadResult, id FileID, same bool, err error) {
-	f, fi, t, err := j.openRegular(abs)
+// dirs (nil: none) holds the folders of a batch of such reads.
+func (j *Jail) ReadFileUnless(dirs *Folders, abs string, limit int64, known FileID) (res ReadResult, id FileID, same bool, err error) {
+	f, fi, t, err := j.openRegularIn(abs, dirs)
 	if err != nil {
 		return ReadResult{}, FileID{}, false, err
 	}

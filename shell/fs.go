@@ -139,11 +139,21 @@ func (j *Jail) readOpened(f *os.File, fi fs.FileInfo, t target, limit int64) (Re
 // openRegular opens abs for reading through symlinks; anything but a
 // regular file is refused (a folder is is_a_directory).
 func (j *Jail) openRegular(abs string) (*os.File, fs.FileInfo, target, error) {
-	t, err := j.prepare(abs, true, false)
+	return j.openRegularIn(abs, nil)
+}
+
+// openRegularIn is openRegular resolving through dirs, and opening the
+// file from its folder when dirs holds it.
+func (j *Jail) openRegularIn(abs string, dirs *Folders) (*os.File, fs.FileInfo, target, error) {
+	t, err := j.prepareIn(abs, true, false, dirs)
 	if err != nil {
 		return nil, nil, target{}, err
 	}
-	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	from, name := t.r.root, t.rel
+	if d, ok := dirs.get(t.r, path.Dir(t.rel)); ok {
+		from, name = d, path.Base(t.rel)
+	}
+	f, err := from.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, target{}, AsError(err, t.abs)
 	}
