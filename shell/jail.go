@@ -265,7 +265,10 @@ func (j *Jail) resolveIn(abs string, followLast bool, dirs *Folders) (target, er
 				break
 			}
 			reset()
-			cur, owned = next, !dirs.keep(r, path.Join(done...), next)
+			cur, owned = next, true
+			if dirs != nil && dirs.keep(r, path.Join(done...), next) {
+				owned = false // dirs closes it
+			}
 			continue
 		}
 		hops++
