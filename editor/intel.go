@@ -289,6 +289,16 @@ type texts struct {
 	srv   *lsp.Server
 	root  string
 	files map[string]*lsp.Text
+	// dirs holds the folders of the files read during a batch (batch).
+	dirs *shell.Folders
+}
+
+// batch holds the folders the files read until done go through open, so
+// that files of one answer under the same folders are looked up from
+// there: call done after.
+func (t *texts) batch() (done func()) {
+	t.dirs = shell.NewFolders()
+	return func() { t.dirs.Close(); t.dirs = nil }
 }
 
 func (s *Service) texts(srv *lsp.Server, root string) *texts {
@@ -305,8 +315,8 @@ func (t *texts) of(abs string) *lsp.Text {
 	if t.s.jail.Contains(abs) && !t.s.jail.Denied(abs, false) {
 		if held, ok := t.srv.Held(abs); ok {
 			tx = lsp.NewText(held)
-		} else if res, err := t.s.jail.ReadFile(abs, t.s.cfg.Limits.MaxFileBytes); err == nil && isText(res.Data) {
-			tx = lsp.NewText(string(res.Data))
+		} else {
+			tx = t.s.lines.text(t.s.jail, t.dirs, abs, t.s.cfg.Limits.MaxFileBytes)
 		}
 	}
 	t.files[abs] = tx
@@ -369,6 +379,7 @@ func (t *texts) locations(ls []lsp.Location, limit int) (out []CodeLocation, tot
 		in = in[:limit]
 	}
 	out = make([]CodeLocation, 0, len(in))
+	defer t.batch()()
 	for _, a := range in {
 		if cl, ok := t.location(lsp.Location{URI: lsp.URI(a.abs), Range: a.r}); ok {
 			out = append(out, cl)

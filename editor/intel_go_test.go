@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/editord/editord/shell/sandbox"
 	"github.com/editord/editord/workspace"
 )
 
@@ -138,6 +140,70 @@ func TestGoSymbols(t *testing.T) {
 	}
 	if _, err := e.s.Symbols(ctx, &SymbolsRequest{}); tcCode(err) != "invalid_argument" {
 		t.Fatalf("neither path nor query: %v", err)
+	}
+}
+
+// A workspace symbol query asked again with nothing changed is answered
+// from the server's memo; a save, a draft, or its end, is a change, after
+// which the server is asked again.
+func TestGoSymbolsRemembered(t *testing.T) {
+	e := goEnv(t)
+	ctx := context.Background()
+	names := func() []string {
+		t.Helper()
+		out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: "Greet", Language: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n []string
+		for _, s := range out.Symbols {
+			n = append(n, s.Name+"@"+s.Path+":"+itoa(s.Line))
+		}
+		return n
+	}
+	remembered := func() bool {
+		_, ok := e.s.lsp.Running()[0].Recall("workspace/symbol\x00Greet")
+		return ok
+	}
+	first := names()
+	if strings.Join(first, " ") != "Greet@lib/lib.go:4" || !remembered() {
+		t.Fatalf("first answer %v, remembered %v", first, remembered())
+	}
+	if again := names(); strings.Join(again, " ") != strings.Join(first, " ") {
+		t.Fatalf("asked again: %v, first %v", again, first)
+	}
+	// A save adds a symbol: the memo is not used.
+	if _, err := e.s.Save(ctx, &SaveRequest{Path: "app/greeter.go", Content: "package app\n\nfunc GreetAll() {}\n", Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Contains(got, "GreetAll@app/greeter.go:3") {
+		t.Fatalf("after a save: %v", got)
+	}
+	// A draft of the person's adds one: the same.
+	open, err := e.s.Open(ctx, &OpenRequest{Path: "lib/lib.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draft := goModule["lib/lib.go"] + "\nfunc GreetTwice() {}\n"
+	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Contains(got, "GreetTwice@lib/lib.go:9") {
+		t.Fatalf("with a draft: %v", got)
+	}
+	// The draft changed: the name it had is gone, the new one is there.
+	draft = goModule["lib/lib.go"] + "\nfunc GreetThrice() {}\n"
+	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Contains(got, "GreetThrice@lib/lib.go:9") || slices.Contains(got, "GreetTwice@lib/lib.go:9") {
+		t.Fatalf("with the draft changed: %v", got)
+	}
+	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); slices.Contains(got, "GreetTwice@lib/lib.go:9") {
+		t.Fatalf("after the draft was discarded: %v", got)
 	}
 }
 
@@ -379,7 +445,7 @@ func TestGoServerRunsNothingOfTheRepository(t *testing.T) {
 		t.Fatalf("the server ran the repository's programs: %s", b)
 	}
 	srv := e.s.lsp.Running()[0]
-	env, err := os.ReadFile(filepath.Join("/proc", itoa(srv.Pid()), "environ"))
+	env, err := os.ReadFile(filepath.Join("/proc", itoa(serverPid(t, srv)), "environ"))
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}
@@ -391,6 +457,12 @@ func TestGoServerRunsNothingOfTheRepository(t *testing.T) {
 	for k, want := range map[string]string{"GOTOOLCHAIN": "local", "GOPROXY": "off", "CGO_ENABLED": "0", "GOPACKAGESDRIVER": "off"} {
 		if vars[k] != want {
 			t.Errorf("server's %s=%q, want %q", k, vars[k], want)
+		}
+	}
+	// In the sandbox where there is one, with a home of its own.
+	if sandbox.Available() == nil {
+		if home := filepath.Join(e.state, "lsp", "go", "home"); !srv.Sandboxed || vars["HOME"] != home {
+			t.Errorf("sandboxed %v, HOME=%s, want %s", srv.Sandboxed, vars["HOME"], home)
 		}
 	}
 	for _, dir := range filepath.SplitList(vars["PATH"]) {

@@ -18,6 +18,7 @@ import (
 // the running binary).
 func TestMain(m *testing.M) {
 	sandbox.Init()
+	fakeServerMain() // or a planted language server (intel_box_test.go)
 	os.Exit(m.Run())
 }
 

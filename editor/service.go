@@ -46,6 +46,9 @@ type Service struct {
 	lsp *lsp.Manager
 	// renames keeps editor::rename's last dry runs for their apply.
 	renames renamePlans
+	// lines keeps the line index of files the servers' answers point
+	// into (intel_lines.go).
+	lines lineCache
 	// turns is the book of turns (editor/turns): every change journaled
 	// is stamped with its turn there.
 	turns *turns.Book
@@ -111,7 +114,7 @@ func New(cfg Config, opt Options) (*Service, error) {
 	}
 	store.SetStamper(book.Stamp)
 	s := &Service{cfg: cfg, jail: jail, store: store, start: start, warn: opt.Warn, find: search.New(jail),
-		lsp: lsp.NewManager(jail, cfg.LSP), turns: book}
+		lsp: lsp.NewManager(jail, cfg.LSP, lspOptions(jail, store, opt.Warn)), turns: book}
 	// The trees of find and search are kept in the state dir across
 	// restarts (a first call takes them up instead of walking).
 	s.find.SetTreeCache(treeCache{store})

@@ -131,27 +131,59 @@ func (s *Service) workspaceSymbols(ctx context.Context, query, language string) 
 		if err != nil {
 			return nil, err
 		}
-		var raw []lsp.SymbolInformation
-		cctx, cancel := context.WithTimeout(ctx, intelTimeout)
-		err = srv.Call(cctx, "workspace/symbol", map[string]any{"query": query}, &raw)
-		cancel()
+		a, err := s.symbolSearch(ctx, srv, root, query)
 		if err != nil {
-			return nil, intelError(err, "")
+			return nil, err
 		}
-		t := s.texts(srv, root)
-		for _, si := range raw {
-			var l lsp.Location
-			if json.Unmarshal(si.Location, &l) != nil {
-				continue
-			}
-			cl, ok := t.location(l)
-			if !ok {
-				out.OutsideJail++
-				continue
-			}
-			out.Symbols = append(out.Symbols, Symbol{Name: si.Name, Kind: lsp.SymbolKindName(si.Kind), Container: si.ContainerName,
-				Path: cl.Path, Line: cl.Line, Column: cl.Column, EndLine: cl.EndLine})
-		}
+		out.Symbols = append(out.Symbols, a.symbols...)
+		out.OutsideJail += a.outside
 	}
 	return out, nil
+}
+
+// symbolAnswer is one server's answer to a workspace symbol query, mapped.
+type symbolAnswer struct {
+	symbols []Symbol
+	outside int
+}
+
+// symbolSearch asks srv for the symbols matching query, or recalls its
+// answer when nothing was sent to it since it was asked (lsp/memo.go): an
+// agent asking again, a person's picker reopened.
+func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query string) (symbolAnswer, error) {
+	key := "workspace/symbol\x00" + query
+	if v, ok := srv.Recall(key); ok {
+		return v.(symbolAnswer), nil
+	}
+	gen := srv.Generation()
+	var raw []lsp.SymbolInformation
+	cctx, cancel := context.WithTimeout(ctx, intelTimeout)
+	err := srv.Call(cctx, "workspace/symbol", map[string]any{"query": query}, &raw)
+	cancel()
+	if err != nil {
+		return symbolAnswer{}, intelError(err, "")
+	}
+	a := s.texts(srv, root).symbols(raw)
+	srv.Remember(key, gen, a)
+	return a, nil
+}
+
+// symbols maps a workspace symbol answer's locations.
+func (t *texts) symbols(raw []lsp.SymbolInformation) symbolAnswer {
+	var a symbolAnswer
+	defer t.batch()()
+	for _, si := range raw {
+		var l lsp.Location
+		if json.Unmarshal(si.Location, &l) != nil {
+			continue
+		}
+		cl, ok := t.location(l)
+		if !ok {
+			a.outside++
+			continue
+		}
+		a.symbols = append(a.symbols, Symbol{Name: si.Name, Kind: lsp.SymbolKindName(si.Kind), Container: si.ContainerName,
+			Path: cl.Path, Line: cl.Line, Column: cl.Column, EndLine: cl.EndLine})
+	}
+	return a
 }

@@ -89,14 +89,19 @@ type ReadResult struct {
 // than the jail's max_read_bytes). A folder is is_a_directory. Reading stops
 // at the limit even if the file grows meanwhile, so memory stays bounded.
 func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
-	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
-		limit = j.maxRead
-	}
 	f, fi, t, err := j.openRegular(abs)
 	if err != nil {
 		return ReadResult{}, err
 	}
 	defer f.Close()
+	return j.readOpened(f, fi, t, limit)
+}
+
+// readOpened reads the opened f as ReadFile does.
+func (j *Jail) readOpened(f *os.File, fi fs.FileInfo, t target, limit int64) (ReadResult, error) {
+	if limit <= 0 || (j.maxRead > 0 && limit > j.maxRead) {
+		limit = j.maxRead
+	}
 	// Read at most limit+1 bytes: the byte past the limit tells a file over
 	// it from one exactly at it, even if the file grew or shrank since the
 	// stat. The buffer is sized from the stat, never past limit+2.
@@ -134,11 +139,21 @@ func (j *Jail) ReadFile(abs string, limit int64) (ReadResult, error) {
 // openRegular opens abs for reading through symlinks; anything but a
 // regular file is refused (a folder is is_a_directory).
 func (j *Jail) openRegular(abs string) (*os.File, fs.FileInfo, target, error) {
-	t, err := j.prepare(abs, true, false)
+	return j.openRegularIn(abs, nil)
+}
+
+// openRegularIn is openRegular resolving through dirs, and opening the
+// file from its folder when dirs holds it.
+func (j *Jail) openRegularIn(abs string, dirs *Folders) (*os.File, fs.FileInfo, target, error) {
+	t, err := j.prepareIn(abs, true, false, dirs)
 	if err != nil {
 		return nil, nil, target{}, err
 	}
-	f, err := t.r.root.OpenFile(t.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	from, name := t.r.root, t.rel
+	if d, ok := dirs.get(t.r, path.Dir(t.rel)); ok {
+		from, name = d, path.Base(t.rel)
+	}
+	f, err := from.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, target{}, AsError(err, t.abs)
 	}

@@ -179,6 +179,9 @@ type target struct {
 	rel  string // symlinks resolved (all of them, or all but the last)
 	abs  string // the caller's absolute path, for messages
 	link bool   // the caller's last component was a symlink that was followed
+	// fi is rel's Lstat when resolve looked its last component up (a
+	// file or folder, not a symlink), so prepare need not walk rel again.
+	fi fs.FileInfo
 }
 
 func (t target) realAbs() string {
@@ -193,6 +196,12 @@ func (t target) realAbs() string {
 // target. The result is only advisory for safety: the operation itself runs
 // through os.Root, which refuses an escape even if the tree changed since.
 func (j *Jail) resolve(abs string, followLast bool) (target, error) {
+	return j.resolveIn(abs, followLast, nil)
+}
+
+// resolveIn is resolve starting from the deepest of dirs' folders on the
+// path, keeping in dirs the folders it opens (nil: none).
+func (j *Jail) resolveIn(abs string, followLast bool, dirs *Folders) (target, error) {
 	r, rel, err := j.locate(abs)
 	if err != nil {
 		return target{}, err
@@ -206,11 +215,12 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 	// the O(n²) of looking up every prefix from the root (a 1,000-level
 	// path took seconds per call that way).
 	cur := r.root
+	owned := false // cur is to be closed here (not the root, not dirs')
 	reset := func() {
-		if cur != r.root {
+		if owned {
 			cur.Close()
 		}
-		cur = r.root
+		cur, owned = r.root, false
 	}
 	defer reset()
 	for len(pending) > 0 {
@@ -220,6 +230,14 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 		if last && !followLast {
 			done = append(done, name)
 			break
+		}
+		if !last && dirs != nil {
+			if d, ok := dirs.get(r, path.Join(path.Join(done...), name)); ok {
+				done = append(done, name)
+				reset()
+				cur = d
+				continue
+			}
 		}
 		fi, err := cur.Lstat(name)
 		if err != nil {
@@ -232,6 +250,7 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 		if fi.Mode()&os.ModeSymlink == 0 {
 			done = append(done, name)
 			if last {
+				t.fi = fi
 				continue
 			}
 			if !fi.IsDir() {
@@ -246,7 +265,10 @@ func (j *Jail) resolve(abs string, followLast bool) (target, error) {
 				break
 			}
 			reset()
-			cur = next
+			cur, owned = next, true
+			if dirs != nil && dirs.keep(r, path.Join(done...), next) {
+				owned = false // dirs closes it
+			}
 			continue
 		}
 		hops++
@@ -365,13 +387,20 @@ func (j *Jail) checkAccess(t target, lexRel string, isDir, write bool) error {
 // prepare resolves abs and applies the access rules: the shared first step
 // of every operation.
 func (j *Jail) prepare(abs string, followLast, write bool) (target, error) {
-	t, err := j.resolve(abs, followLast)
+	return j.prepareIn(abs, followLast, write, nil)
+}
+
+// prepareIn is prepare resolving through dirs (resolveIn).
+func (j *Jail) prepareIn(abs string, followLast, write bool, dirs *Folders) (target, error) {
+	t, err := j.resolveIn(abs, followLast, dirs)
 	if err != nil {
 		return target{}, err
 	}
 	_, lexRel, _ := j.locate(abs)
 	isDir := false
-	if fi, err := t.r.root.Lstat(t.rel); err == nil {
+	if t.fi != nil {
+		isDir = t.fi.IsDir()
+	} else if fi, err := t.r.root.Lstat(t.rel); err == nil {
 		isDir = fi.IsDir()
 	}
 	if err := j.checkAccess(t, lexRel, isDir, write); err != nil {

@@ -35,7 +35,7 @@ type Proc struct {
 	Stdout io.ReadCloser
 
 	cmd  *exec.Cmd
-	tail *tailBuffer
+	tail *Tail
 	done chan struct{}
 	err  error // set before done is closed
 	kill sync.Once
@@ -79,7 +79,7 @@ func (j *Jail) Start(ctx context.Context, path string, args []string, opt StartO
 	if max <= 0 {
 		max = 16 << 10
 	}
-	tail := &tailBuffer{max: max}
+	tail := NewTail(max)
 	cmd.Stderr = tail
 	// A grandchild that left the group and holds stderr open must not keep
 	// Wait from returning once the child is gone.
@@ -143,14 +143,18 @@ func (p *Proc) Wait(d time.Duration) bool {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
+// Tail keeps the last max bytes written to it: a child's stderr, for the
+// message that says why it ended.
+type Tail struct {
 	mu  sync.Mutex
 	b   []byte
 	max int
 }
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
+// NewTail keeps the last max bytes written.
+func NewTail(max int) *Tail { return &Tail{max: max} }
+
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
@@ -160,7 +164,7 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *tailBuffer) String() string {
+func (t *Tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)

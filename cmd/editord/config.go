@@ -117,6 +117,11 @@ func validate(c editor.Config) error {
 		if srv.IdleSeconds < 0 {
 			return fmt.Errorf("lsp.%s.idle_seconds must be 0 or more, got %d", name, srv.IdleSeconds)
 		}
+		for _, p := range srv.Read {
+			if !filepath.IsAbs(p) && p != "~" && !strings.HasPrefix(p, "~/") {
+				return fmt.Errorf("lsp.%s.read entry %q must be an absolute path (or start with ~/)", name, p)
+			}
+		}
 	}
 	for _, r := range c.Jail.Roots {
 		if !filepath.IsAbs(r) {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,54 @@ func TestE2ECodeIntelligenceMissingServer(t *testing.T) {
 	_, _, err := loadConfig(cfg)
 	if err == nil || !strings.Contains(err.Error(), "lsp.go.comand") {
 		t.Fatalf("misspelt key: %v", err)
+	}
+}
+
+// A workspace symbol query asked again is answered from editord's memo
+// only while nothing changed: a file written by another program (seen by
+// the watcher, journaled) makes the next query ask gopls again.
+func TestE2ESymbolsAfterAnExternalChange(t *testing.T) {
+	gopls := goplsForTests(t)
+	root := workspaceDir(t)
+	for p, c := range map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\nfunc Greet() string { return \"hi\" }\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := serveWithConfig(t, root, "[lsp.go]\ncommand = [\""+gopls+"\"]\n")
+	query := map[string]any{"query": "Greet", "language": "go"}
+	names := func() string {
+		var n []string
+		for _, sym := range s.mustCall("editor_symbols", query)["symbols"].([]any) {
+			sym := sym.(map[string]any)
+			n = append(n, sym["name"].(string)+"@"+sym["path"].(string))
+		}
+		slices.Sort(n)
+		return strings.Join(n, " ")
+	}
+	if got := names(); got != "Greet@lib/lib.go" {
+		t.Fatalf("first answer %q", got)
+	}
+	if got := names(); got != "Greet@lib/lib.go" {
+		t.Fatalf("asked again %q", got)
+	}
+	cursor := s.mustCall("editor_changes", map[string]any{})["cursor"].(string)
+	if err := os.WriteFile(filepath.Join(root, "lib", "more.go"), []byte("package lib\n\nfunc GreetAll() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the watcher to journal lib/more.go", func() bool {
+		for _, ev := range s.mustCall("editor_changes", map[string]any{"since": cursor})["changes"].([]any) {
+			if ev.(map[string]any)["path"] == "lib/more.go" {
+				return true
+			}
+		}
+		return false
+	})
+	if got := names(); got != "Greet@lib/lib.go GreetAll@lib/more.go" {
+		t.Fatalf("after another program wrote lib/more.go: %q", got)
 	}
 }

@@ -29,6 +29,19 @@ type ServerConfig struct {
 	// Install is the command a person runs to install the server, named
 	// by the error a missing server gives.
 	Install string `toml:"install" desc:"The command that installs the server, named in the error a call gets when the program is missing."`
+
+	// Sandbox runs the server in shell/sandbox (box.go): it reads the jail,
+	// the system and its toolchain's folders, writes only a folder of its
+	// own in the state dir, and has no network. Unset is true; false runs
+	// it unconfined (as where the sandbox is unavailable, with a warning).
+	Sandbox *bool `toml:"sandbox" desc:"Run the server in the sandbox (reads: the jail, the system, its toolchain; writes: its own folder in the state dir; no network). false runs it unconfined; where there is no sandbox it runs unconfined with a warning."`
+	// Read are more folders (or files) the sandboxed server may read: a
+	// toolchain editord does not find by itself (a virtualenv outside the
+	// jail, a GOROOT off PATH). ~ is the home folder.
+	Read []string `toml:"read" desc:"More folders the sandboxed server may read (a toolchain editord does not find on PATH, a virtualenv outside the jail); ~ is the home folder."`
+	// Network keeps the host's network in the sandbox (with an env that
+	// lets the server fetch modules); otherwise it has none.
+	Network bool `toml:"network" desc:"Keep the host's network in the sandbox (for a server whose env lets it fetch modules)."`
 }
 
 // DefaultServers are the servers configured when the file names none:
@@ -39,6 +52,8 @@ func DefaultServers() map[string]ServerConfig {
 			Command:   []string{"gopls"},
 			Languages: []string{"go"},
 			Install:   "go install golang.org/x/tools/gopls@v0.23.0",
+			Sandbox:   boolPtr(true),
+			Read:      []string{},
 			// Symbols of the workspace only: its dependencies are outside
 			// the jail, where no answer is shown anyway, and searching them
 			// costs a large workspace seconds.
@@ -48,14 +63,23 @@ func DefaultServers() map[string]ServerConfig {
 			Command:   []string{"typescript-language-server", "--stdio"},
 			Languages: []string{"typescript", "javascript"},
 			Install:   "npm install --global typescript-language-server@5.3.0 typescript@5.9.3",
+			Sandbox:   boolPtr(true),
+			Read:      []string{},
 		},
 		"python": {
 			Command:   []string{"pyright-langserver", "--stdio"},
 			Languages: []string{"python"},
 			Install:   "npm install --global pyright@1.1.414",
+			Sandbox:   boolPtr(true),
+			Read:      []string{},
 		},
 	}
 }
+
+func boolPtr(b bool) *bool { return &b }
+
+// sandboxed reports whether c asks for the sandbox (unset: yes).
+func (c ServerConfig) sandboxed() bool { return c.Sandbox == nil || *c.Sandbox }
 
 // idle is how long s is kept warm unused.
 func (c ServerConfig) idle() time.Duration {
@@ -170,6 +194,9 @@ func WithDefaults(servers map[string]ServerConfig) map[string]ServerConfig {
 			}
 			if c.Install == "" {
 				c.Install = d.Install
+			}
+			if c.Sandbox == nil {
+				c.Sandbox = d.Sandbox
 			}
 		}
 		out[name] = c

@@ -18,6 +18,8 @@ import (
 type Manager struct {
 	jail    *shell.Jail
 	servers map[string]ServerConfig
+	opts    Options
+	warned  sync.Map        // server names said to run without the sandbox
 	ctx     context.Context // the servers' lifetime: Close ends it
 	cancel  context.CancelFunc
 
@@ -44,10 +46,11 @@ const (
 	crashWindow = 2 * time.Minute
 )
 
-// NewManager serves the configured servers through the jail.
-func NewManager(j *shell.Jail, servers map[string]ServerConfig) *Manager {
+// NewManager serves the configured servers through the jail, each in a
+// sandbox of its own (box.go) when opts can give it its folders.
+func NewManager(j *shell.Jail, servers map[string]ServerConfig, opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{jail: j, servers: servers, ctx: ctx, cancel: cancel, slots: map[slotKey]*slot{}}
+	return &Manager{jail: j, servers: servers, opts: opts, ctx: ctx, cancel: cancel, slots: map[slotKey]*slot{}}
 }
 
 // For is the configured server for an editor language (the first by name
@@ -133,7 +136,7 @@ func (m *Manager) Server(ctx context.Context, name, root string) (*Server, error
 	ch := make(chan started, 1)
 	go func() {
 		env := serverEnv(shell.Environ(), m.jail.Contains, cfg.Env)
-		s, err := start(m.ctx, m.jail, name, cfg, root, env)
+		s, err := m.start(m.ctx, name, cfg, root, env)
 		ch <- started{s, err}
 	}()
 	select {
@@ -184,7 +187,8 @@ func (m *Manager) Running() []*Server {
 }
 
 // sweep stops servers unused for their idle time, looking twice per the
-// shortest idle time configured (at most every 15 s).
+// shortest idle time configured (at most every 15 s), and those whose
+// sandbox no longer hides all it must (Recheck).
 func (m *Manager) sweep() {
 	every := 15 * time.Second
 	for _, c := range m.servers {
@@ -214,6 +218,23 @@ func (m *Manager) sweep() {
 			}
 			sl.mu.Unlock()
 		}
+		m.Recheck()
+	}
+}
+
+// stopServer stops s if it is still the server of its slot.
+func (m *Manager) stopServer(s *Server) {
+	m.mu.Lock()
+	sl := m.slots[slotKey{s.Name, s.Root}]
+	m.mu.Unlock()
+	if sl == nil {
+		return
+	}
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	if sl.srv == s {
+		sl.srv = nil
+		s.stop()
 	}
 }
 

@@ -20,13 +20,18 @@ type Text struct {
 	starts []int // byte offset of each line's first byte
 }
 
-// NewText indexes s.
+// NewText indexes s. A workspace query's answer points into up to a
+// hundred files, some of them megabytes of generated code: IndexByte
+// finds the line ends twice as fast as a loop over the bytes.
 func NewText(s string) *Text {
-	t := &Text{s: s, starts: []int{0}}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			t.starts = append(t.starts, i+1)
+	t := &Text{s: s, starts: make([]int, 1, strings.Count(s, "\n")+1)}
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		t.starts = append(t.starts, i)
 	}
 	return t
 }

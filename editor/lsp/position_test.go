@@ -36,6 +36,17 @@ func TestTextPositions(t *testing.T) {
 	if off := tx.Offset(Position{0, 3}); off != 5 {
 		t.Errorf("offset of b: %d", off)
 	}
+	// Lines as LSP counts them: a final line without "\n" counts, and so
+	// does the empty one after a final "\n".
+	for s, want := range map[string]int{"": 1, "x": 1, "x\n": 2, "\n\n": 3, "a\nb\r\nc": 3} {
+		tx := NewText(s)
+		if got := tx.Lines(); got != want {
+			t.Errorf("%q: %d lines, want %d", s, got, want)
+		}
+		if got := tx.Line(want - 1); got != strings.TrimSuffix(s[strings.LastIndexByte(s, '\n')+1:], "\r") {
+			t.Errorf("%q: last line %q", s, got)
+		}
+	}
 }
 
 func TestApplyEdits(t *testing.T) {

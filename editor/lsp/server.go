@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -21,9 +22,12 @@ type Server struct {
 
 	cfg     ServerConfig
 	program string
-	proc    *shell.Proc
+	proc    process
 	conn    *conn
-	Started time.Time
+	// Sandboxed is true when the server runs in shell/sandbox (box.go).
+	Sandboxed bool
+	covered   map[string]bool // what its box hides or covers
+	Started   time.Time
 	// Ready is how long start-up took: the process started and answered
 	// initialize.
 	Ready time.Duration
@@ -34,7 +38,6 @@ type Server struct {
 	sending  sync.Mutex
 	mu       sync.Mutex
 	docs     map[string]*doc
-	closedAt map[string]int // the last version of a document closed since
 	diags    map[string]*fileDiags
 	seq      uint64        // publications of diagnostics so far
 	changed  chan struct{} // closed (and replaced) at each publication
@@ -42,6 +45,21 @@ type Server struct {
 	lastUse  time.Time
 	cursor   int64 // the change journal's seq this server has been told of; -1 before any
 	stopping bool
+
+	// versions numbers every text sent, across documents, so that a
+	// document closed and opened again never takes a number it had: a
+	// publication about its old text, still on its way, would otherwise
+	// read as one about the new (what made the page miss an agent's error).
+	versions int
+	// versioned is set once the server has named the version of a
+	// publication: then a publication without one is about the disk, not
+	// about the text held open.
+	versioned bool
+	// gen counts the notifications sent (every change of what the server
+	// holds); memo keeps answers by question, each with the gen it was
+	// asked at (memo.go).
+	gen  uint64
+	memo map[string]memoEntry
 }
 
 // doc is a document the server holds open.
@@ -96,7 +114,7 @@ func (e *ExitedError) Error() string {
 const initTimeout = 60 * time.Second
 
 // start runs and initializes a server for root.
-func start(ctx context.Context, j *shell.Jail, name string, cfg ServerConfig, root string, env []string) (*Server, error) {
+func (m *Manager) start(ctx context.Context, name string, cfg ServerConfig, root string, env []string) (*Server, error) {
 	if len(cfg.Command) == 0 {
 		return nil, fmt.Errorf("[lsp.%s] has no command", name)
 	}
@@ -105,20 +123,33 @@ func start(ctx context.Context, j *shell.Jail, name string, cfg ServerConfig, ro
 		return nil, &MissingError{Name: name, Program: cfg.Command[0], Install: cfg.Install}
 	}
 	init := cfg.InitializationOptions
+	var reads []string // what the sandbox must let it read besides its program
 	if tsserverWanted(cfg) {
 		if init, err = withTsserver(init, program); err != nil {
 			return nil, fmt.Errorf("[lsp.%s]: %w", name, err)
 		}
+		if ts, _ := init["tsserver"].(map[string]any); ts != nil {
+			if p, _ := ts["path"].(string); p != "" {
+				reads = append(reads, p)
+			}
+		}
 	}
 	began := time.Now()
-	proc, err := j.Start(ctx, program, cfg.Command[1:], shell.StartOptions{Dir: root, Env: env})
+	l, err := m.launch(ctx, name, cfg, root, program, cfg.Command[1:], env, reads)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Name: name, Root: root, cfg: cfg, program: program, proc: proc, Started: began,
-		docs: map[string]*doc{}, closedAt: map[string]int{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
+	proc := l.proc
+	s := &Server{Name: name, Root: root, cfg: cfg, program: program, proc: proc, Sandboxed: l.sandboxed, covered: l.covered, Started: began,
+		docs: map[string]*doc{}, diags: map[string]*fileDiags{}, changed: make(chan struct{}),
 		progress: map[string]bool{}, lastUse: began, cursor: -1}
-	s.conn = newConn(proc.Stdout, proc.Stdin, s.handle)
+	s.conn = newConn(l.stdout, l.stdin, s.handle)
+	if c, ok := l.stdout.(io.Closer); ok {
+		go func() {
+			<-s.conn.done // read to the end
+			c.Close()
+		}()
+	}
 	ictx, cancel := context.WithTimeout(ctx, initTimeout)
 	defer cancel()
 	var result struct {
@@ -256,6 +287,9 @@ func (s *Server) publish(p publishDiagnosticsParams) {
 		// Kept as an empty publication: "no problems" is an answer too.
 		p.Diagnostics = []Diagnostic{}
 	}
+	if p.Version != nil {
+		s.versioned = true
+	}
 	s.diags[p.URI] = &fileDiags{version: p.Version, list: p.Diagnostics, seq: s.seq}
 	close(s.changed)
 	s.changed = make(chan struct{})
@@ -287,7 +321,12 @@ func (s *Server) Call(ctx context.Context, method string, params, out any) error
 
 // Notify sends a notification.
 func (s *Server) Notify(method string, params any) error {
-	if err := s.conn.notify(method, params); err != nil {
+	err := s.conn.notify(method, params)
+	// Counted once written: a question asked from now on is read after it.
+	s.mu.Lock()
+	s.gen++
+	s.mu.Unlock()
+	if err != nil {
 		return &ExitedError{Name: s.Name, Stderr: s.proc.Stderr()}
 	}
 	return nil
@@ -312,17 +351,14 @@ func (s *Server) Sync(abs, language, text string, draft bool) (int, bool, error)
 	var method string
 	var params any
 	if d == nil {
-		// Opened again: its versions go on from the last (not from 1), so
-		// a publication about the text it held before, arriving late (gopls
-		// was seen to publish the old text's problems as version 1 after a
-		// reopen at version 1), is not taken for one about this text
-		// (fileDiagnostics compares versions).
-		d = &doc{version: s.closedAt[uri] + 1, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
+		s.versions++
+		d = &doc{version: s.versions, text: text, language: language, draft: draft, used: now, sentAt: s.seq}
 		s.docs[uri] = d
 		method = "textDocument/didOpen"
 		params = map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": language, "version": d.version, "text": text}}
 	} else {
-		d.version++
+		s.versions++
+		d.version = s.versions
 		d.text, d.draft, d.used, d.sentAt = text, draft, now, s.seq
 		method = "textDocument/didChange"
 		params = map[string]any{"textDocument": map[string]any{"uri": uri, "version": d.version},
@@ -342,9 +378,6 @@ func (s *Server) Close(abs string) error {
 	s.mu.Lock()
 	d := s.docs[uri]
 	held := d != nil
-	if held {
-		s.closedAt[uri] = d.version
-	}
 	delete(s.docs, uri)
 	s.mu.Unlock()
 	if !held {
@@ -399,7 +432,9 @@ func (s *Server) FilesChanged(changes map[string]int) error {
 
 // FileDiagnostics are the problems the server last published for abs;
 // fresh is true when they were published after the text it holds now was
-// sent (for a document it does not hold open: when it published any).
+// sent, about that text (a version at least its own, or no version from a
+// server that never names one); for a document it does not hold open:
+// when it published any.
 func (s *Server) FileDiagnostics(abs string) (list []Diagnostic, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -412,7 +447,11 @@ func (s *Server) fileDiagnostics(uri string) ([]Diagnostic, bool) {
 		return nil, false
 	}
 	if doc := s.docs[uri]; doc != nil {
-		return d.list, d.seq > doc.sentAt && (d.version == nil || *d.version >= doc.version)
+		about := !s.versioned
+		if d.version != nil {
+			about = *d.version >= doc.version
+		}
+		return d.list, d.seq > doc.sentAt && about
 	}
 	return d.list, true
 }

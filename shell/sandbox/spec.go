@@ -34,6 +34,10 @@ type Spec struct {
 	// outside every Read and Write path; runs may share it at once and keep
 	// it for later ones. "" makes (and removes) a temporary one.
 	Scratch string
+	// Mask are folders covered by an empty read-only tmpfs besides /run,
+	// each unless a path given above lies beneath it: the pathname sockets
+	// there are reachable whatever Landlock says (before ABI 9).
+	Mask []string
 }
 
 // TermSize is a terminal's size in characters.

@@ -396,7 +396,7 @@ var maskable = []string{"/run"}
 func masks(sp Spec) []string {
 	var out []string
 next:
-	for _, m := range maskable {
+	for _, m := range append(append([]string{}, maskable...), sp.Mask...) {
 		if fi, err := os.Lstat(m); err != nil || !fi.IsDir() {
 			continue
 		}

@@ -14,6 +14,7 @@
 #   BENCH_ONLY=a,b        only these groups: search,find,git,io,memory,changes,scale,history,agent,run,lsp,turns
 #                         (lsp alone runs on its own workspace, without the corpus)
 #   BENCH_BASE_BIN=PATH   a binary from before turns, for the turns group's save-cost row
+#   BENCH_LSP_SANDBOX=0   the lsp group's gopls unconfined (sandbox = false), to measure the sandbox
 #   BENCH_SCALE=a,b       only these rows of scale: first,exact,capped,mib,kept,buffers,http
 #   BENCH_FIRST=fresh|kept  first calls on a fresh state dir, or on a restart (default both)
 #   BENCH_RARE, BENCH_COMMON, BENCH_VERY_COMMON, BENCH_REGEX   search patterns
