@@ -579,3 +579,30 @@ func TestGoRenamePlanFollowsWrites(t *testing.T) {
 		t.Fatal("a refused rename wrote lib/lib.go")
 	}
 }
+
+// A file's problems follow a change to another file it depends on: its
+// own text is unchanged, so its last publication is fresh for its text,
+// but not the server's word after the change (an agent renamed a function
+// the file still calls).
+func TestGoDiagnosticsFollowAnotherFile(t *testing.T) {
+	e := goEnv(t)
+	ctx := context.Background()
+	clean, err := e.s.Diagnostics(ctx, &DiagnosticsRequest{Path: "cmd/main.go", WaitMS: 60000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clean.Total != 0 || !clean.Settled {
+		t.Fatalf("diagnostics of a clean file: %+v", clean)
+	}
+	renamed := strings.Replace(goModule["lib/lib.go"], "func Greet(", "func Welcome(", 1)
+	if _, err := e.s.Save(ctx, &SaveRequest{Path: "lib/lib.go", Content: renamed, Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	diag, err := e.s.Diagnostics(ctx, &DiagnosticsRequest{Path: "cmd/main.go", WaitMS: 60000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diag.Errors != 1 || diag.Diagnostics[0].Line != 9 || !strings.Contains(diag.Diagnostics[0].Message, "Greet") {
+		t.Fatalf("cmd/main.go after lib.Greet was renamed: %+v", diag)
+	}
+}

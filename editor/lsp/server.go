@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +61,13 @@ type Server struct {
 	// asked at (memo.go).
 	gen  uint64
 	memo map[string]memoEntry
+	// sentAt and publishedAt are when the last notification was sent and
+	// the last diagnostics published (WaitDiagnostics' settling).
+	sentAt, publishedAt time.Time
+	// diagnoseCommand: the server offers goplsDiagnose; diagnosedGen is
+	// the gen of the last one it answered (diagnose.go).
+	diagnoseCommand bool
+	diagnosedGen    uint64
 }
 
 // doc is a document the server holds open.
@@ -77,6 +85,8 @@ type fileDiags struct {
 	version *int
 	list    []Diagnostic
 	seq     uint64
+	gen     uint64    // the server's gen when it was published
+	at      time.Time // when it was published
 }
 
 // MissingError is a server whose program is not installed.
@@ -153,7 +163,11 @@ func (m *Manager) start(ctx context.Context, name string, cfg ServerConfig, root
 	ictx, cancel := context.WithTimeout(ctx, initTimeout)
 	defer cancel()
 	var result struct {
-		Capabilities json.RawMessage `json:"capabilities"`
+		Capabilities struct {
+			ExecuteCommandProvider struct {
+				Commands []string `json:"commands"`
+			} `json:"executeCommandProvider"`
+		} `json:"capabilities"`
 	}
 	if err := s.conn.call(ictx, "initialize", s.initializeParams(init), &result); err != nil {
 		s.kill()
@@ -166,6 +180,7 @@ func (m *Manager) start(ctx context.Context, name string, cfg ServerConfig, root
 		s.kill()
 		return nil, &ExitedError{Name: name, Stderr: proc.Stderr()}
 	}
+	s.diagnoseCommand = slices.Contains(result.Capabilities.ExecuteCommandProvider.Commands, goplsDiagnose)
 	s.Ready = time.Since(began)
 	return s, nil
 }
@@ -290,7 +305,8 @@ func (s *Server) publish(p publishDiagnosticsParams) {
 	if p.Version != nil {
 		s.versioned = true
 	}
-	s.diags[p.URI] = &fileDiags{version: p.Version, list: p.Diagnostics, seq: s.seq}
+	s.publishedAt = time.Now()
+	s.diags[p.URI] = &fileDiags{version: p.Version, list: p.Diagnostics, seq: s.seq, gen: s.gen, at: s.publishedAt}
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
@@ -325,6 +341,7 @@ func (s *Server) Notify(method string, params any) error {
 	// Counted once written: a question asked from now on is read after it.
 	s.mu.Lock()
 	s.gen++
+	s.sentAt = time.Now()
 	s.mu.Unlock()
 	if err != nil {
 		return &ExitedError{Name: s.Name, Stderr: s.proc.Stderr()}
@@ -481,49 +498,96 @@ func (s *Server) PullDiagnostics(ctx context.Context, abs string) (list []Diagno
 }
 
 // WaitDiagnostics waits until the diagnostics of abs are fresh (see
-// FileDiagnostics) or ctx ends, and reports whether they are. A server
-// that does not say which version its diagnostics are of may publish a
-// document's problems in parts (typescript-language-server: syntax, then
-// semantics): its publications are waited for until quietFor passes
-// without another one for the document.
+// FileDiagnostics) and settled, or ctx ends, and reports whether they
+// are. Settled means two things. A server that does not say which version
+// its diagnostics are of may publish a document's problems in parts
+// (typescript-language-server: syntax, then semantics): its publications
+// are waited for until quietFor passes without another one for the
+// document. And a publication older than a change sent since for another
+// document or file may be out of date though this document's text is
+// not (a function renamed in lib.go that main.go still calls): it stands
+// once the server says it has diagnosed everything sent (gopls), or else
+// once it has had othersSettle since that change and quietFor without
+// publishing anything, unless it publishes this document again.
 func (s *Server) WaitDiagnostics(ctx context.Context, abs string) bool {
 	uri := URI(abs)
-	var quiet *time.Timer
-	var lastSeq uint64
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		s.mu.Lock()
 		_, fresh := s.fileDiagnostics(uri)
-		d := s.diags[uri]
+		var readyAt time.Time
+		ask := false
+		if fresh {
+			readyAt = s.settledAt(s.diags[uri])
+			ask = s.diagnoseCommand && s.diags[uri].gen < s.gen && s.diagnosedGen < s.gen
+		}
 		ch := s.changed
 		s.mu.Unlock()
+		if ask {
+			if err := s.diagnose(ctx, uri); err != nil {
+				return false
+			}
+			continue
+		}
 		var settle <-chan time.Time
 		if fresh {
-			if d.version != nil {
+			wait := time.Until(readyAt)
+			if wait <= 0 {
 				return true
 			}
-			if quiet == nil || d.seq != lastSeq {
-				if quiet != nil {
-					quiet.Stop()
-				}
-				quiet, lastSeq = time.NewTimer(quietFor), d.seq
+			if timer != nil {
+				timer.Stop()
 			}
-			settle = quiet.C
+			timer = time.NewTimer(wait)
+			settle = timer.C
 		}
 		select {
 		case <-ch:
 		case <-settle:
-			return true
 		case <-ctx.Done():
-			return fresh
+			return false
 		case <-s.conn.done:
 			return false
 		}
 	}
 }
 
+// settledAt is when d, fresh for its document's text, may be taken as
+// complete (see WaitDiagnostics); s.mu is held.
+func (s *Server) settledAt(d *fileDiags) time.Time {
+	var at time.Time
+	if d.version == nil {
+		at = d.at.Add(quietFor)
+	}
+	if d.gen < s.gen && s.diagnosedGen < s.gen {
+		at = latest(at, s.sentAt.Add(othersSettle), s.publishedAt.Add(quietFor))
+	}
+	return at
+}
+
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
+		}
+	}
+	return l
+}
+
 // quietFor is how long a document's diagnostics must go unchanged, from a
 // server that names no version, to be taken as complete.
 const quietFor = 300 * time.Millisecond
+
+// othersSettle is how long after a change to other files a document's
+// older publication is taken to stand, from a server that cannot be asked
+// (gopls can: diagnose.go).
+const othersSettle = 1500 * time.Millisecond
 
 // Busy reports whether the server says it has work in progress (loading
 // the workspace, indexing).

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/editord/editord/shell"
 )
@@ -32,6 +33,8 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 func (p *Process) Pid() int              { return 0 }
 func (p *Process) Input([]byte) error    { return Available() }
 func (p *Process) Resize(TermSize) error { return Available() }
+
+func (p *Process) pipes() (io.WriteCloser, io.ReadCloser) { return nil, nil }
 
 // KeepSpare: there are no inits to keep.
 func KeepSpare(bool) {}

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"io"
-	"os"
 )
 
 // Piped is a long-lived command in a sandbox (a language server) that its
@@ -17,32 +16,18 @@ type Piped struct {
 }
 
 // StartPiped is Start with pipes to the command's stdin and stdout in
-// place of sp.Stdin and sp.Stdout. The pipes are the command's own (the
-// init passes them on), so nothing copies between them.
+// place of sp.Stdin and sp.Stdout: the init's own, handed to the caller,
+// so nothing copies between them.
 func StartPiped(ctx context.Context, sp Spec) (*Piped, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	sp.Stdin, sp.Stdout = inR, outW
+	sp.piped, sp.Stdin, sp.Stdout = true, nil, nil
 	p, err := Start(ctx, sp)
-	// The child holds its ends now (or never will).
-	inR.Close()
-	outW.Close()
 	if err != nil {
-		inW.Close()
-		outR.Close()
 		return nil, err
 	}
+	stdin, stdout := p.pipes()
 	go func() {
 		<-p.Done()
-		inW.Close()
+		stdin.Close()
 	}()
-	return &Piped{Process: p, Stdin: inW, Stdout: outR}, nil
+	return &Piped{Process: p, Stdin: stdin, Stdout: stdout}, nil
 }

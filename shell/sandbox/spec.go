@@ -34,6 +34,10 @@ type Spec struct {
 	// outside every Read and Write path; runs may share it at once and keep
 	// it for later ones. "" makes (and removes) a temporary one.
 	Scratch string
+	// piped (StartPiped) leaves the command's stdin and stdout pipes to
+	// the caller, unread and unwritten by the sandbox: Stdin and Stdout
+	// are unused.
+	piped bool
 	// Mask are folders covered by an empty read-only tmpfs besides /run,
 	// each unless a path given above lies beneath it: the pathname sockets
 	// there are reachable whatever Landlock says (before ABI 9).

@@ -31,6 +31,7 @@ type Process struct {
 	res     Result
 	copies  sync.WaitGroup // the standard streams' copying
 	pty     *os.File       // the terminal's master, for a command on one
+	piped   bool           // stdin and stdout are the caller's (StartPiped)
 	scratch string
 	// ownScratch: the sandbox made scratch, and removes it at the end.
 	ownScratch bool
@@ -51,7 +52,7 @@ func Start(ctx context.Context, sp Spec) (*Process, error) {
 }
 
 func start(ctx context.Context, sp Spec, probe bool) (*Process, error) {
-	p := &Process{done: make(chan struct{}), scratch: sp.Scratch}
+	p := &Process{done: make(chan struct{}), scratch: sp.Scratch, piped: sp.piped}
 	if p.scratch == "" {
 		dir, err := os.MkdirTemp("", "editord-box-")
 		if err != nil {
@@ -143,6 +144,9 @@ func (p *Process) begin(ctx context.Context, sp Spec, probe bool) error {
 	}
 }
 
+// pipes are the command's stdin and stdout for StartPiped's caller.
+func (p *Process) pipes() (io.WriteCloser, io.ReadCloser) { return p.in.stdinW, p.in.stdoutR }
+
 // stream copies the command's standard streams (pipes, or its terminal)
 // to and from the spec's.
 func (p *Process) stream(sp Spec) {
@@ -163,18 +167,22 @@ func (p *Process) stream(sp Spec) {
 		}()
 		return
 	}
-	if sp.Stdin == nil {
+	streams := []struct {
+		r *os.File
+		w io.Writer
+	}{{in.stdoutR, sp.Stdout}, {in.stderrR, sp.Stderr}}
+	switch {
+	case sp.piped:
+		streams = streams[1:] // stdin and stdout are the caller's (pipes)
+	case sp.Stdin == nil:
 		in.stdinW.Close()
-	} else {
+	default:
 		go func() {
 			io.Copy(in.stdinW, sp.Stdin)
 			in.stdinW.Close()
 		}()
 	}
-	for _, c := range []struct {
-		r *os.File
-		w io.Writer
-	}{{in.stdoutR, sp.Stdout}, {in.stderrR, sp.Stderr}} {
+	for _, c := range streams {
 		w := c.w
 		if w == nil {
 			w = io.Discard
@@ -241,7 +249,9 @@ func (p *Process) wait(ctx context.Context, timeout time.Duration) {
 		}
 		lag.Stop()
 		if p.pty == nil {
-			in.stdoutR.Close()
+			if !p.piped {
+				in.stdoutR.Close() // else the caller's, to read to the end
+			}
 			in.stderrR.Close()
 		}
 	}
