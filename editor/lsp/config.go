@@ -198,6 +198,9 @@ func WithDefaults(servers map[string]ServerConfig) map[string]ServerConfig {
 			if c.Sandbox == nil {
 				c.Sandbox = d.Sandbox
 			}
+			if c.Read == nil {
+				c.Read = d.Read
+			}
 		}
 		out[name] = c
 	}

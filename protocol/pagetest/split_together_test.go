@@ -14,7 +14,8 @@ import (
 // agent's change lands in both sides under the person's text, with no
 // dialog; then F12 and a hover work from the right group, on the text as
 // it now is, and the problems the language server finds in the file are
-// underlined there too, with another file on the left.
+// underlined there too, a call broken by an agent renaming in the file
+// on the left included.
 func TestSplitCoeditAndCodeIntelligence(t *testing.T) {
 	gopls := goplsPath(t)
 	e := newEnv(t, map[string]string{
@@ -57,14 +58,12 @@ func TestSplitCoeditAndCodeIntelligence(t *testing.T) {
 	e.activeTabIs("lib/lib.go")
 	e.waitJS(`document.querySelector(".status .cursor")?.textContent.startsWith("Ln 4, Col 6")`, "the cursor on Greet's declaration")
 
-	// The agent breaks main.go's call, under the person's draft, while
-	// lib.go is on the left: the error is underlined on the right. (Not a
-	// rename in lib.go alone: the language server is told of that change
-	// only at the next question, and main.go's last diagnostics, of its
-	// unchanged text, count as current: editor/lsp's WaitDiagnostics.)
-	v = a.call("editor_open", map[string]any{"path": "main.go", "tab": false})["version"].(string)
-	a.call("editor_edit", map[string]any{"path": "main.go", "expected_version": v, "edits": []map[string]any{{"old_text": "lib.Greet()", "new_text": "lib.Gone()"}}})
-	e.waitJS(`[...document.querySelectorAll("#split-pane .cm-problem-error")].map((el) => el.textContent).join("").includes("Gone")`, "the broken call underlined on the right")
+	// The agent renames Greet in lib.go, open on the left: main.go's text
+	// is unchanged, yet its call is now broken, and the language server's
+	// word on it is underlined on the right.
+	v = a.call("editor_open", map[string]any{"path": "lib/lib.go", "tab": false})["version"].(string)
+	a.call("editor_edit", map[string]any{"path": "lib/lib.go", "expected_version": v, "edits": []map[string]any{{"old_text": "func Greet()", "new_text": "func Hello()"}}})
+	e.waitJS(`[...document.querySelectorAll("#split-pane .cm-problem-error")].map((el) => el.textContent).join("").includes("Greet")`, "main.go's broken call underlined on the right")
 	e.activeTabIs("lib/lib.go")
 	e.noDialogs()
 }

@@ -18,7 +18,7 @@ import { syncDraft } from "./drafts";
 import type { Tab } from "./model";
 import { lineColumn, posOf, revealAt, type CodeDiagnostic, type CodeLocation, type DiagnosticsResult } from "./intelnav";
 import { showLocations, showOutline, showRename } from "./views/intelviews";
-import { mirrorEffect, tabOf } from "./views/split";
+import { mirrorEffect, shownTabs, tabOf } from "./views/split";
 
 export type { CodeDiagnostic, CodeLocation, DiagnosticsResult };
 export { lineColumn, posOf, revealAt };
@@ -120,11 +120,11 @@ export function onProblems(f: () => void): void {
   listeners.add(f);
 }
 
-/** A file changed (anyone's write): the file on screen and the Problems
- * panel may have other problems now. */
+/** A file changed (anyone's write): the files on screen (either group:
+ * a change to one file can break another's calls) and the Problems panel
+ * may have other problems now. */
 export function noteChange(app: App): void {
-  const tab = app.model.activeTab;
-  if (tab?.loaded) scheduleProblems(app, tab, 800);
+  for (const tab of shownTabs(app)) if (tab.loaded) scheduleProblems(app, tab, 800);
   for (const f of listeners) f();
 }
 

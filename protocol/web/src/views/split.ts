@@ -45,6 +45,13 @@ export function focusedTab(app: App): Tab | undefined {
   return (focused && group?.active) || app.model.activeTab;
 }
 
+/** The tabs on screen: the main group's active tab and the right group's. */
+export function shownTabs(app: App): Tab[] {
+  const out: Tab[] = [];
+  for (const t of [app.model.activeTab, group?.active]) if (t && !out.includes(t)) out.push(t);
+  return out;
+}
+
 /** The editor state of the focused group (for the status bar's cursor). */
 export function focusedState(app: App): EditorState | null {
   if (focused && group?.active) return mirrors.get(group.active) ?? null;
