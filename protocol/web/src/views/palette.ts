@@ -162,6 +162,11 @@ export function openPalette(app: App, text = ""): void {
   // a key typed alone.
   let inFlight = false;
   let changed = false;
+  // Enter pressed while the answer for the text typed is on its way: it
+  // picks from that answer, not from the one shown for fewer letters
+  // (typing "greeting" fast then Enter opened go.mod, the best match of
+  // "g").
+  let pickWhenAnswered = false;
   const query = async () => {
     if (inFlight) {
       changed = true;
@@ -182,6 +187,10 @@ export function openPalette(app: App, text = ""): void {
       } while (changed);
     } finally {
       inFlight = false;
+      if (pickWhenAnswered) {
+        pickWhenAnswered = false;
+        pick(active);
+      }
     }
   };
   let mode = "";
@@ -212,7 +221,8 @@ export function openPalette(app: App, text = ""): void {
       mark();
     } else if (ev.key === "Enter") {
       ev.preventDefault();
-      pick(active);
+      if (inFlight && !isCommands()) pickWhenAnswered = true;
+      else pick(active);
     }
   });
   const close = app.dialogs.open(text.startsWith(">") ? "Commands" : "Go to file", [input, note, list], [], { palette: true });
