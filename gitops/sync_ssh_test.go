@@ -132,9 +132,15 @@ func (s *sshServer) agent(t *testing.T) {
 		t.Fatalf("ssh-agent: %v", err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; !fileExists(sock); i++ {
+	// Its socket file exists from bind(), a moment before listen(): wait
+	// until it accepts (ssh-add failed with "Connection refused" between).
+	for i := 0; ; i++ {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			break
+		}
 		if i > 500 {
-			t.Fatal("ssh-agent did not create its socket")
+			t.Fatal("ssh-agent did not listen on its socket")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
