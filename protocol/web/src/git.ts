@@ -39,6 +39,19 @@ export async function refreshGit(app: App): Promise<void> {
   }
 }
 
+/** Reads the status and, only when it differs from the one shown,
+ * refreshes as refreshGit does (a poll that finds nothing new redraws
+ * nothing). */
+export async function pollGit(app: App): Promise<void> {
+  let now: GitStatus;
+  try {
+    now = await app.link.call<GitStatus>("editor_git_status");
+  } catch {
+    return;
+  }
+  if (JSON.stringify(now) !== JSON.stringify(app.model.git)) await refreshGit(app);
+}
+
 /** Puts the tab's git hunks (index → disk) into its gutter. */
 export async function refreshHunks(app: App, tab: Tab): Promise<void> {
   if (!tab.state || tab.readOnly || app.model.gitError === "not_a_repository") return;

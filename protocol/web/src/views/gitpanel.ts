@@ -10,7 +10,7 @@ import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
 import { h, midPath } from "../dom";
-import { discard, gitAction, stage, type GitEntry } from "../git";
+import { discard, gitAction, pollGit, refreshGitSoon, stage, type GitEntry } from "../git";
 import { openFile } from "../docs";
 import { goToChange, showChanges } from "../inlinediff";
 import { highlight } from "../highlight";
@@ -94,6 +94,7 @@ export function gitPanel(parent: HTMLElement, app: App): void {
     group("Changes", unstaged, "worktree");
   }
   m.on("git", render);
+  watchWhileShown(app);
   render();
 }
 
@@ -153,3 +154,27 @@ async function showDiff(app: App, e: GitEntry, side: "staged" | "worktree"): Pro
     if (c) view.b.dispatch({ effects: EditorView.scrollIntoView(Math.min(c.fromB, view.b.state.doc.length), { y: "center" }) });
   });
 }
+
+/** git's own commands (an agent's shell, a terminal) change the index and
+ * HEAD without a change to any file editord journals, so no event says
+ * so: the panel reads the status again when it is shown, when the window
+ * gets the focus back, and every few seconds while it is on screen. */
+function watchWhileShown(app: App): void {
+  const m = app.model;
+  const shown = () => m.side === "git" && !m.sideHidden && document.visibilityState === "visible";
+  let was = false;
+  m.on("side", () => {
+    if (shown() && !was) refreshGitSoon(app);
+    was = shown();
+  });
+  let polling = false;
+  const poll = () => {
+    if (!shown() || polling) return;
+    polling = true;
+    void pollGit(app).finally(() => (polling = false));
+  };
+  addEventListener("focus", poll);
+  setInterval(poll, gitPollMs);
+}
+
+const gitPollMs = 3000;
