@@ -85,13 +85,20 @@ func (e *env) activeTabIs(path string) {
 	e.waitJS(`document.querySelector('.tabs [role=tab][aria-selected="true"]')?.dataset.path === `+jsString(path), "the active tab "+path)
 }
 
-func TestCodeIntelligence(t *testing.T) {
+// newGreetEnv serves a module of two packages, main.go calling lib.Greet,
+// with the pinned gopls as its Go server.
+func newGreetEnv(t *testing.T) *env {
 	gopls := goplsPath(t)
 	e := newEnv(t, map[string]string{
 		"go.mod":     "module example.com/m\n\ngo 1.22\n",
 		"lib/lib.go": "package lib\n\n// Greet says hello.\nfunc Greet() string { return \"hi\" }\n",
 		"main.go":    "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { println(lib.Greet()) }\n",
 	}, opts{config: "[lsp.go]\ncommand = [" + jsString(gopls) + "]\n"})
+	return e
+}
+
+func TestCodeIntelligence(t *testing.T) {
+	e := newGreetEnv(t)
 	a := e.agent("agent")
 	a.call("editor_open", map[string]any{"path": "main.go"})
 	e.node("tab", "main.go")

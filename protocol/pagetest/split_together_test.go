@@ -17,12 +17,7 @@ import (
 // underlined there too, a call broken by an agent renaming in the file
 // on the left included.
 func TestSplitCoeditAndCodeIntelligence(t *testing.T) {
-	gopls := goplsPath(t)
-	e := newEnv(t, map[string]string{
-		"go.mod":     "module example.com/m\n\ngo 1.22\n",
-		"lib/lib.go": "package lib\n\n// Greet says hello.\nfunc Greet() string { return \"hi\" }\n",
-		"main.go":    "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { println(lib.Greet()) }\n",
-	}, opts{config: "[lsp.go]\ncommand = [" + jsString(gopls) + "]\n"})
+	e := newGreetEnv(t)
 	e.watchDialogs()
 	a := e.agent("agent")
 	e.click("treeitem", "main.go")
