@@ -21,15 +21,22 @@ export function refreshGitSoon(app: App): void {
   timer = setTimeout(() => void refreshGit(app), 150);
 }
 
-export async function refreshGit(app: App): Promise<void> {
+/** Reads the status and shows it, with every loaded tab's hunks. With
+ * onlyIfChanged (a poll), one call: a status equal to the one shown, or
+ * a failed read, redraws nothing. */
+export async function refreshGit(app: App, onlyIfChanged = false): Promise<void> {
   const m = app.model;
+  let git: GitStatus | null = null;
+  let gitError: string | null = null;
   try {
-    m.git = await app.link.call<GitStatus>("editor_git_status");
-    m.gitError = null;
+    git = await app.link.call<GitStatus>("editor_git_status");
   } catch (e) {
-    m.git = null;
-    m.gitError = e instanceof ToolError && e.code === "not_a_repository" ? "not_a_repository" : (e as Error).message;
+    gitError = e instanceof ToolError && e.code === "not_a_repository" ? "not_a_repository" : (e as Error).message;
   }
+  // A poll leaves a failed read to the next one, as it leaves an equal status.
+  if (onlyIfChanged && (gitError !== null || JSON.stringify(git) === JSON.stringify(m.git))) return;
+  m.git = git;
+  m.gitError = gitError;
   m.changed("git", "status");
   for (const tab of m.tabs.values()) {
     if (!tab.loaded) continue;
@@ -37,19 +44,6 @@ export async function refreshGit(app: App): Promise<void> {
     // A stage or a commit moves what the inline diff compares against.
     if (tab.inlineDiff) void showChanges(app, tab, tab.inlineDiff.rev);
   }
-}
-
-/** Reads the status and, only when it differs from the one shown,
- * refreshes as refreshGit does (a poll that finds nothing new redraws
- * nothing). */
-export async function pollGit(app: App): Promise<void> {
-  let now: GitStatus;
-  try {
-    now = await app.link.call<GitStatus>("editor_git_status");
-  } catch {
-    return;
-  }
-  if (JSON.stringify(now) !== JSON.stringify(app.model.git)) await refreshGit(app);
 }
 
 /** Puts the tab's git hunks (index → disk) into its gutter. */

@@ -10,7 +10,7 @@ import { EditorView, lineNumbers } from "@codemirror/view";
 import { syntaxHighlighting } from "@codemirror/language";
 import type { App, OpenResult } from "../app";
 import { h, midPath } from "../dom";
-import { discard, gitAction, pollGit, refreshGitSoon, stage, type GitEntry } from "../git";
+import { discard, gitAction, refreshGit, refreshGitSoon, stage, type GitEntry } from "../git";
 import { openFile } from "../docs";
 import { goToChange, showChanges } from "../inlinediff";
 import { highlight } from "../highlight";
@@ -171,7 +171,7 @@ function watchWhileShown(app: App): void {
   const poll = () => {
     if (!shown() || polling) return;
     polling = true;
-    void pollGit(app).finally(() => (polling = false));
+    void refreshGit(app, true).finally(() => (polling = false));
   };
   addEventListener("focus", poll);
   setInterval(poll, gitPollMs);
