@@ -78,8 +78,11 @@ func TestE2ERunTerminal(t *testing.T) {
 		t.Fatalf("the size after a resize: %v", j)
 	}
 
-	// ^C interrupts what runs, not the shell; exit ends it.
-	agent.mustCall("editor_run_input", map[string]any{"job": id, "text": "echo started; sleep 600\r"})
+	// ^C interrupts what runs, not the shell; exit ends it. The child says
+	// "started" itself: by then it is the terminal's foreground group, so
+	// the ^C cannot reach the shell in the moment between its fork and its
+	// child taking the terminal (an echo from the shell could).
+	agent.mustCall("editor_run_input", map[string]any{"job": id, "text": "sh -c 'echo started; exec sleep 600'\r"})
 	readUntil(t, agent, id, off, "started\r\n")
 	agent.mustCall("editor_run_input", map[string]any{"job": id, "text": "\x03echo after $?\r"})
 	readUntil(t, agent, id, off, "after 130")
