@@ -60,7 +60,7 @@ func (s *Service) Find(ctx context.Context, req *FindRequest) (*FindResponse, er
 	}
 	out := &FindResponse{Matches: make([]FindMatch, len(res.Matches)), Scanned: res.Scanned, Truncated: res.Truncated, FromGit: res.FromGit, Root: root}
 	for i, m := range res.Matches {
-		out.Matches[i] = FindMatch(m)
+		out.Matches[i] = FindMatch{Path: m.Path, Score: m.Score, Positions: m.Positions}
 	}
 	return out, nil
 }

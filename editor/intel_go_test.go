@@ -2,9 +2,11 @@ package editor
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/editord/editord/editor/lsp"
 	"github.com/editord/editord/shell/sandbox"
 	"github.com/editord/editord/workspace"
 )
@@ -143,67 +146,181 @@ func TestGoSymbols(t *testing.T) {
 	}
 }
 
-// A workspace symbol query asked again with nothing changed is answered
-// from the server's memo; a save, a draft, or its end, is a change, after
-// which the server is asked again.
-func TestGoSymbolsRemembered(t *testing.T) {
+// A Go workspace symbol query is answered from editord's index, which
+// follows every change: a save, the person's draft (and its end), a move
+// of a file and of a folder, a deletion, another program's write in the
+// journal; a file the build leaves out declares nothing.
+func TestGoSymbolsIndexFollowsChanges(t *testing.T) {
 	e := goEnv(t)
 	ctx := context.Background()
-	names := func() []string {
+	names := func(query string) []string {
 		t.Helper()
-		out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: "Greet", Language: "go"})
+		out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: query, Language: "go"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var n []string
 		for _, s := range out.Symbols {
-			n = append(n, s.Name+"@"+s.Path+":"+itoa(s.Line))
+			if strings.HasPrefix(s.Name, query) {
+				n = append(n, s.Name+"@"+s.Path+":"+itoa(s.Line))
+			}
 		}
 		return n
 	}
-	remembered := func() bool {
-		_, ok := e.s.lsp.Running()[0].Recall("workspace/symbol\x00Greet")
-		return ok
+	out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: "Greet", Language: "go"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	first := names()
-	if strings.Join(first, " ") != "Greet@lib/lib.go:4" || !remembered() {
-		t.Fatalf("first answer %v, remembered %v", first, remembered())
+	if len(out.Symbols) != 1 || out.Total != 1 || out.Truncated {
+		t.Fatalf("Greet: %+v", out)
 	}
-	if again := names(); strings.Join(again, " ") != strings.Join(first, " ") {
-		t.Fatalf("asked again: %v, first %v", again, first)
+	if g := out.Symbols[0]; g.Name != "Greet" || g.Kind != "function" || g.Container != "example.com/m/lib" ||
+		g.Path != "lib/lib.go" || g.Line != 4 || g.Column != 6 || g.EndLine != 4 {
+		t.Fatalf("Greet: %+v", g)
 	}
-	// A save adds a symbol: the memo is not used.
+	if gr := names("Größe"); strings.Join(gr, " ") != "Größe@lib/lib.go:7" {
+		t.Fatalf("Größe: %v", gr)
+	}
+	// A save adds a symbol.
 	if _, err := e.s.Save(ctx, &SaveRequest{Path: "app/greeter.go", Content: "package app\n\nfunc GreetAll() {}\n", Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(); !slices.Contains(got, "GreetAll@app/greeter.go:3") {
+	if got := names("GreetAll"); strings.Join(got, " ") != "GreetAll@app/greeter.go:3" {
 		t.Fatalf("after a save: %v", got)
 	}
-	// A draft of the person's adds one: the same.
+	// A draft of the person's adds one, a changed draft replaces it, and
+	// the draft discarded takes it away.
 	open, err := e.s.Open(ctx, &OpenRequest{Path: "lib/lib.go"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	draft := goModule["lib/lib.go"] + "\nfunc GreetTwice() {}\n"
-	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
-		t.Fatal(err)
-	}
-	if got := names(); !slices.Contains(got, "GreetTwice@lib/lib.go:9") {
-		t.Fatalf("with a draft: %v", got)
-	}
-	// The draft changed: the name it had is gone, the new one is there.
-	draft = goModule["lib/lib.go"] + "\nfunc GreetThrice() {}\n"
-	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
-		t.Fatal(err)
-	}
-	if got := names(); !slices.Contains(got, "GreetThrice@lib/lib.go:9") || slices.Contains(got, "GreetTwice@lib/lib.go:9") {
-		t.Fatalf("with the draft changed: %v", got)
+	for _, name := range []string{"GreetTwice", "GreetThrice"} {
+		draft := goModule["lib/lib.go"] + "\nfunc " + name + "() {}\n"
+		if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go", Content: &draft, BaseVersion: open.Version}); err != nil {
+			t.Fatal(err)
+		}
+		if got := names("Greet"); !slices.Contains(got, name+"@lib/lib.go:9") || len(got) != 3 {
+			t.Fatalf("with a draft declaring %s: %v", name, got)
+		}
 	}
 	if _, err := e.s.Draft(ctx, &DraftRequest{Path: "lib/lib.go"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(); slices.Contains(got, "GreetTwice@lib/lib.go:9") {
+	if got := names("Greet"); strings.Join(got, " ") != "Greet@lib/lib.go:4 GreetAll@app/greeter.go:3" {
 		t.Fatalf("after the draft was discarded: %v", got)
+	}
+	// A file moved, then its folder: the names follow, the package too.
+	if _, err := e.s.Move(ctx, &MoveRequest{From: "app/greeter.go", To: "app/welcome.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names("GreetAll"); strings.Join(got, " ") != "GreetAll@app/welcome.go:3" {
+		t.Fatalf("after a move: %v", got)
+	}
+	if _, err := e.s.Move(ctx, &MoveRequest{From: "app", To: "web"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = e.s.Symbols(ctx, &SymbolsRequest{Query: "Hello", Language: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Symbols) != 1 || out.Symbols[0].Path != "web/app.go" || out.Symbols[0].Container != "example.com/m/web" {
+		t.Fatalf("after the folder moved: %+v", out.Symbols)
+	}
+	if _, err := e.s.Delete(ctx, &DeleteRequest{Path: "web/welcome.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names("GreetAll"); len(got) != 0 {
+		t.Fatalf("after a delete: %v", got)
+	}
+	// Another program writes (the watcher journals it): a new name, and a
+	// file the build leaves out on this platform declares nothing.
+	ext := goModule["lib/lib.go"] + "\nfunc GreetOutside() {}\n"
+	tcWriteFile(t, filepath.Join(e.root, "lib/lib.go"), ext, 0o644)
+	other := "plan9"
+	if runtime.GOOS == "plan9" {
+		other = "linux"
+	}
+	tcWriteFile(t, filepath.Join(e.root, "lib/lib_"+other+".go"), "package lib\n\nfunc GreetElsewhere() {}\n", 0o644)
+	tcWriteFile(t, filepath.Join(e.root, "lib/gen.go"), "//go:build ignore\n\npackage main\n\nfunc GreetIgnored() {}\n", 0o644)
+	var evs []workspace.Event
+	for _, p := range []string{"lib/lib.go", "lib/lib_" + other + ".go", "lib/gen.go"} {
+		evs = append(evs, workspace.Event{Root: e.root, Path: p, Kind: "modified", Cause: "external", By: "external"})
+	}
+	if err := e.s.store.AppendGrouped(ctx, evs, e.s.cfg.Limits.ChangesKept); err != nil {
+		t.Fatal(err)
+	}
+	if got := names("Greet"); strings.Join(got, " ") != "Greet@lib/lib.go:4 GreetOutside@lib/lib.go:9" {
+		t.Fatalf("after another program's writes: %v", got)
+	}
+}
+
+// The index's answer holds what gopls's own answers: every symbol gopls
+// finds for a query (its name, kind and place) is in the index's answer.
+func TestGoSymbolsIndexAgreesWithGopls(t *testing.T) {
+	e := tcNew(t, lspServer(t, "go"))
+	files := maps.Clone(goModule)
+	files["lib/kinds.go"] = `package lib
+
+import "io"
+
+type Shape interface {
+	io.Reader
+	Area() float64
+}
+
+type Box struct {
+	Width, Height float64
+	io.Writer
+	inner struct{ Depth int }
+}
+
+func (b *Box) Area() float64 { return b.Width * b.Height }
+
+type Handler func(int) error
+
+type Count int
+
+const Origin, Limit = 0, 10
+
+var (
+	DefaultBox = Box{}
+	_          = DefaultBox
+)
+`
+	files["lib/kinds_test.go"] = "package lib_test\n\nimport \"testing\"\n\nfunc TestArea(t *testing.T) {}\n"
+	lspWrite(e, files)
+	ctx := context.Background()
+	// gopls is asked through the running server: the file asked about
+	// starts it.
+	if _, err := e.s.Symbols(ctx, &SymbolsRequest{Path: "lib/kinds.go"}); err != nil {
+		t.Fatal(err)
+	}
+	srv := e.s.lsp.Running()[0]
+	for _, q := range []string{"Box", "Area", "Width", "Depth", "Reader", "Writer", "Handler", "Count", "Origin", "Limit", "DefaultBox", "TestArea", "Greet", "Shape"} {
+		var raw []lsp.SymbolInformation
+		if err := srv.Call(ctx, "workspace/symbol", map[string]any{"query": q}, &raw); err != nil {
+			t.Fatal(err)
+		}
+		theirs := e.s.texts(srv, e.root).symbols(raw).symbols
+		if len(theirs) == 0 {
+			t.Fatalf("gopls found nothing for %q", q)
+		}
+		out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: q, Language: "go", Limit: symbolsCap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := func(s Symbol) string {
+			return s.Name + " " + s.Kind + " " + s.Container + " " + s.Path + ":" + itoa(s.Line) + ":" + itoa(s.Column)
+		}
+		var ours []string
+		for _, s := range out.Symbols {
+			ours = append(ours, key(s))
+		}
+		for _, s := range theirs {
+			if !slices.Contains(ours, key(s)) {
+				t.Errorf("%q: gopls finds %s, the index does not:\n%s", q, key(s), strings.Join(ours, "\n"))
+			}
+		}
 	}
 }
 
@@ -434,7 +551,7 @@ func TestGoServerRunsNothingOfTheRepository(t *testing.T) {
 	tcWriteFile(t, e.abs("go.mod"), "module example.com/m\n\ngo 1.22\n\ntoolchain go1.99.1\n", 0o644)
 	t.Setenv("PATH", e.abs("bin")+string(os.PathListSeparator)+"bin"+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx := context.Background()
-	out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: "Greet", Language: "go"})
+	out, err := e.s.Symbols(ctx, &SymbolsRequest{Path: "lib/lib.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

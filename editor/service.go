@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/editord/editord/editor/lsp"
@@ -52,6 +53,9 @@ type Service struct {
 	// turns is the book of turns (editor/turns): every change journaled
 	// is stamped with its turn there.
 	turns *turns.Book
+	// gosymIdx answers Go workspace symbol queries (symbols_index.go).
+	gosym    sync.Mutex
+	gosymIdx *goIndex
 }
 
 // New opens the jail and the state dir.

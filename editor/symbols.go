@@ -15,8 +15,8 @@ type SymbolsRequest struct {
 }
 
 type SymbolsResponse struct {
-	Symbols     []Symbol `json:"symbols" desc:"An outline in file order (depth nests it), or a query's matches in the server's order (best first)."`
-	Total       int      `json:"total" desc:"Symbols found inside the jail."`
+	Symbols     []Symbol `json:"symbols" desc:"An outline in file order (depth nests it), or a query's matches, best first."`
+	Total       int      `json:"total" desc:"Symbols found inside the jail (a query's: all that match, limit or not)."`
 	Truncated   bool     `json:"truncated" desc:"True when limit cut the list."`
 	OutsideJail int      `json:"outside_jail" desc:"Matches outside the jail, not shown."`
 	Root        string   `json:"root" desc:"The workspace root the call used: relative paths are relative to it."`
@@ -42,7 +42,7 @@ const (
 
 func init() {
 	define("editor::symbols",
-		"Symbols from the language server's index: a file's outline (path), or a workspace search by name (query), as kind, name, path:line.",
+		"Symbols: a file's outline from its language server (path), or a workspace search by name (query; Go's from editord's index), as kind, name, path:line.",
 		readOnly, (*Service).Symbols)
 }
 
@@ -58,15 +58,15 @@ func (s *Service) Symbols(ctx context.Context, req *SymbolsRequest) (*SymbolsRes
 	if req.Path != "" {
 		out, err = s.outline(ctx, req.Path)
 	} else {
-		out, err = s.workspaceSymbols(ctx, req.Query, req.Language)
+		out, err = s.workspaceSymbols(ctx, req.Query, req.Language, limit)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out.Total = len(out.Symbols)
 	if len(out.Symbols) > limit {
-		out.Symbols, out.Truncated = out.Symbols[:limit], true
+		out.Symbols = out.Symbols[:limit]
 	}
+	out.Truncated = out.Total > len(out.Symbols)
 	return out, nil
 }
 
@@ -113,10 +113,11 @@ func (s *Service) outline(ctx context.Context, p string) (*SymbolsResponse, erro
 				Path: in.l.stored, Line: line, Column: col, EndLine: end})
 		}
 	}
+	out.Total = len(out.Symbols)
 	return out, nil
 }
 
-func (s *Service) workspaceSymbols(ctx context.Context, query, language string) (*SymbolsResponse, error) {
+func (s *Service) workspaceSymbols(ctx context.Context, query, language string, limit int) (*SymbolsResponse, error) {
 	root, err := s.root()
 	if err != nil {
 		return nil, err
@@ -126,7 +127,17 @@ func (s *Service) workspaceSymbols(ctx context.Context, query, language string) 
 		return nil, err
 	}
 	out := &SymbolsResponse{Symbols: []Symbol{}, Root: root}
+	goServer, _ := s.lsp.For("go")
 	for _, name := range names {
+		if name == goServer {
+			a, total, err := s.goSymbols(ctx, root, query, limit)
+			if err != nil {
+				return nil, err
+			}
+			out.Symbols = append(out.Symbols, a.symbols...)
+			out.Total += total
+			continue
+		}
 		srv, err := s.intelServer(ctx, name, root)
 		if err != nil {
 			return nil, err
@@ -136,6 +147,7 @@ func (s *Service) workspaceSymbols(ctx context.Context, query, language string) 
 			return nil, err
 		}
 		out.Symbols = append(out.Symbols, a.symbols...)
+		out.Total += len(a.symbols)
 		out.OutsideJail += a.outside
 	}
 	return out, nil

@@ -68,6 +68,25 @@ func (e *Engine) Find(ctx context.Context, root string, opt FindOptions) (*FindR
 	}, nil
 }
 
+// Files lists the root's files as Find ranks them (git's tracked files
+// and its untracked, not ignored ones; else a walk honouring .gitignore),
+// root-relative, in byte order: what a tool that indexes the workspace
+// reads. maxCandidates is Find's own (max_find_candidates), so that both
+// share one list.
+func (e *Engine) Files(ctx context.Context, root string, maxCandidates int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := e.state(root)
+	s.mu.Lock()
+	c, err := s.candidates(true, maxCandidates)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clip(c.paths), c.past...), nil
+}
+
 // candidates returns the current candidate list, rebuilding it only when
 // the tree or the index changed; call with s.mu held.
 //

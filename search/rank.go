@@ -58,6 +58,9 @@ type Match struct {
 	Path      string
 	Score     int
 	Positions []int // byte offsets into Path of the matched characters
+	// Index is the candidate's place in the list given to Prepare (-1 for
+	// a match found elsewhere): what tells equal texts apart.
+	Index int
 }
 
 const (
@@ -86,13 +89,30 @@ type Candidates struct {
 	base  []int32  // offset of the basename
 	// vendored marks paths inside a vendored tree (vendored.go).
 	vendored []bool
+	// qualified: the texts are names (PrepareQualified), whose segments
+	// (Type.Method) start runs as folders do and can be matched whole.
+	qualified bool
 }
 
 // Prepare readies paths (not copied; do not modify them) for Rank.
 func Prepare(paths []string) *Candidates {
+	return prepare(paths, func(p string) int { return strings.LastIndexByte(p, '/') + 1 })
+}
+
+// PrepareQualified readies qualified names (pkg.Name, pkg.Type.Field) for
+// Rank: the part after the first dot plays a path's file name, so a query
+// found in the name ranks above one that needs the qualifier ("v1.Pod"),
+// and a run starting the name earns the start bonus.
+func PrepareQualified(names []string) *Candidates {
+	c := prepare(names, func(n string) int { return strings.IndexByte(n, '.') + 1 })
+	c.qualified = true
+	return c
+}
+
+func prepare(paths []string, base func(string) int) *Candidates {
 	c := &Candidates{paths: paths, lower: make([]string, len(paths)), bytes: make([]uint64, len(paths)), base: make([]int32, len(paths)), vendored: make([]bool, len(paths))}
 	for i, p := range paths {
-		c.base[i] = int32(strings.LastIndexByte(p, '/') + 1)
+		c.base[i] = int32(base(p))
 		if isASCII(p) && strings.IndexByte(p, 0) < 0 {
 			c.lower[i] = lowerASCII(p)
 			c.bytes[i] = byteSet(c.lower[i])
@@ -131,12 +151,19 @@ func lowerASCII(s string) string {
 
 // Rank returns the best limit matches of query, best first.
 func (c *Candidates) Rank(query string, limit int) []Match {
+	m, _ := c.RankCount(query, limit)
+	return m
+}
+
+// RankCount is Rank with the number of candidates that match (all of
+// them, not only the limit returned).
+func (c *Candidates) RankCount(query string, limit int) ([]Match, int) {
 	if limit <= 0 {
-		return []Match{}
+		return []Match{}, 0
 	}
 	query = strings.TrimPrefix(strings.TrimSpace(query), "./")
 	if query == "" {
-		return firstPaths(c.paths, limit)
+		return firstPaths(c.paths, limit), len(c.paths)
 	}
 	r := newRanker(query)
 	n := len(c.paths)
@@ -145,6 +172,7 @@ func (c *Candidates) Rank(query string, limit int) []Match {
 		workers = min(runtime.GOMAXPROCS(0), n/(parallelRankMin/2))
 	}
 	tops := make([][]scored, workers)
+	counts := make([]int, workers)
 	chunk := (n + workers - 1) / workers
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -155,7 +183,7 @@ func (c *Candidates) Rank(query string, limit int) []Match {
 		wg.Add(1)
 		go func(w, lo, hi int) {
 			defer wg.Done()
-			tops[w] = r.rankChunk(c, lo, hi, limit)
+			tops[w], counts[w] = r.rankChunk(c, lo, hi, limit)
 		}(w, lo, hi)
 	}
 	wg.Wait()
@@ -169,21 +197,27 @@ func (c *Candidates) Rank(query string, limit int) []Match {
 	}
 	out := make([]Match, len(all))
 	for i, s := range all {
-		out[i] = Match{Path: s.path, Score: s.score, Positions: s.pos}
+		out[i] = Match{Path: s.path, Score: s.score, Positions: s.pos, Index: s.idx}
 	}
-	return out
+	total := 0
+	for _, k := range counts {
+		total += k
+	}
+	return out, total
 }
 
 func firstPaths(paths []string, limit int) []Match {
-	sorted := paths
-	if !sort.StringsAreSorted(paths) {
-		sorted = append([]string(nil), paths...)
-		sort.Strings(sorted)
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
 	}
-	n := min(limit, len(sorted))
+	if !sort.StringsAreSorted(paths) {
+		sort.SliceStable(order, func(a, b int) bool { return paths[order[a]] < paths[order[b]] })
+	}
+	n := min(limit, len(order))
 	out := make([]Match, n)
 	for i := range n {
-		out[i] = Match{Path: sorted[i], Positions: []int{}}
+		out[i] = Match{Path: paths[order[i]], Positions: []int{}, Index: order[i]}
 	}
 	return out
 }
@@ -192,9 +226,11 @@ type scored struct {
 	path  string
 	score int
 	pos   []int
+	idx   int
 }
 
-// better is the total order of results: score, then shorter, then bytes.
+// better is the total order of results: score, then shorter, then bytes,
+// then the candidates' order (equal texts).
 func better(a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
@@ -202,7 +238,10 @@ func better(a, b scored) bool {
 	if len(a.path) != len(b.path) {
 		return len(a.path) < len(b.path)
 	}
-	return a.path < b.path
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	return a.idx < b.idx
 }
 
 // worstHeap keeps the best n seen so far, the worst of them on top.
@@ -327,8 +366,9 @@ func (p pathSource) text(k int) string {
 }
 func (p pathSource) Len() int { return len(p.idx) }
 
-// rankChunk scores candidates lo..hi and keeps the best limit.
-func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
+// rankChunk scores candidates lo..hi and keeps the best limit, with the
+// number that match.
+func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) ([]scored, int) {
 	var inBase, inPath []int
 	for i := lo; i < hi; i++ {
 		b, p := r.matches(c, i)
@@ -399,7 +439,7 @@ func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
 			if c.vendored[k] {
 				score -= vendorPenalty
 			}
-			s := scored{path: p, score: score}
+			s := scored{path: p, score: score, idx: k}
 			if len(h) == limit && !better(s, h[0]) {
 				return
 			}
@@ -432,7 +472,7 @@ func (r *ranker) rankChunk(c *Candidates, lo, hi, limit int) []scored {
 			}
 		}
 	}
-	return h
+	return h, len(inBase) + len(inPath)
 }
 
 // Bonuses for the query found as one consecutive run.
@@ -441,6 +481,7 @@ const (
 	runPerChar    = 10
 	runStartBonus = 50 // the run starts the name (or a folder, for a path query)
 	runExactChar  = 5  // per character, when the run has the query's exact case
+	runWholeBonus = 40 // a qualified name's whole segment (PrepareQualified)
 )
 
 // runBonus looks for the query as one run in candidate k's text from off
@@ -457,7 +498,7 @@ func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 		if strings.HasPrefix(text[at:], r.query) {
 			rk += 2
 		}
-		if at == 0 || (r.slash && text[at-1] == '/') {
+		if r.startsSegment(c, text, at) {
 			rk++
 		}
 		if rk > bestRank {
@@ -488,8 +529,13 @@ func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 	}
 	n := len(r.q)
 	bonus := runBase + runPerChar*n
-	if best == 0 || (r.slash && text[best-1] == '/') {
+	if r.startsSegment(c, text, best) {
 		bonus += runStartBonus
+		if end := best + len(r.query); c.qualified && (end == len(text) || text[end] == '.') && r.ascii {
+			// The name itself ("Reconcile" for X.Reconcile, above
+			// Reconciler).
+			bonus += runWholeBonus
+		}
 	}
 	if strings.HasPrefix(text[best:], r.query) {
 		bonus += runExactChar * n
@@ -503,6 +549,13 @@ func (r *ranker) runBonus(c *Candidates, k, off int, pos []int) (int, []int) {
 		i += size
 	}
 	return bonus, pos
+}
+
+// startsSegment reports whether a run at byte at of text starts a name:
+// the text's start, a folder's for a path query, a segment's (after a
+// dot) for a qualified name.
+func (r *ranker) startsSegment(c *Candidates, text string, at int) bool {
+	return at == 0 || (r.slash && text[at-1] == '/') || (c.qualified && text[at-1] == '.')
 }
 
 // foldPrefix reports the byte length of the prefix of s that equals q

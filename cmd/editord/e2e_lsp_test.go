@@ -98,9 +98,9 @@ func TestE2ECodeIntelligenceMissingServer(t *testing.T) {
 	}
 }
 
-// A workspace symbol query asked again is answered from editord's memo
-// only while nothing changed: a file written by another program (seen by
-// the watcher, journaled) makes the next query ask gopls again.
+// A Go workspace symbol query, answered from editord's index, follows
+// other programs: a file written, a folder made with a file in it, a file
+// removed (each seen by the watcher and journaled) are in the next answer.
 func TestE2ESymbolsAfterAnExternalChange(t *testing.T) {
 	gopls := goplsForTests(t)
 	root := workspaceDir(t)
@@ -144,5 +144,22 @@ func TestE2ESymbolsAfterAnExternalChange(t *testing.T) {
 	})
 	if got := names(); got != "Greet@lib/lib.go GreetAll@lib/more.go" {
 		t.Fatalf("after another program wrote lib/more.go: %q", got)
+	}
+	cursor = s.mustCall("editor_changes", map[string]any{})["cursor"].(string)
+	os.MkdirAll(filepath.Join(root, "greeter"), 0o755)
+	if err := os.WriteFile(filepath.Join(root, "greeter", "g.go"), []byte("package greeter\n\ntype Greeter struct{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(root, "lib", "more.go"))
+	waitFor(t, "the watcher to journal greeter/g.go and lib/more.go's removal", func() bool {
+		seen := map[string]bool{}
+		for _, ev := range s.mustCall("editor_changes", map[string]any{"since": cursor})["changes"].([]any) {
+			ev := ev.(map[string]any)
+			seen[ev["path"].(string)+" "+ev["kind"].(string)] = true
+		}
+		return seen["lib/more.go deleted"] && (seen["greeter/g.go created"] || seen["greeter created"])
+	})
+	if got := names(); got != "Greet@lib/lib.go Greeter@greeter/g.go" {
+		t.Fatalf("after another program made greeter/g.go and removed lib/more.go: %q", got)
 	}
 }
