@@ -11,7 +11,8 @@ package editor
 //     by anyone, a move, a deletion; a folder's too), and the person's
 //     drafts of Go files (their unsaved text, as the servers get it);
 //   - rebuilt when the journal was compacted past its cursor, or the root
-//     changed.
+//     changed; dropped when unused as long as the Go server would be kept
+//     (idle_seconds), its memory (~50 MB for kubernetes) given back.
 
 import (
 	"context"
@@ -19,6 +20,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/editord/editord/editor/gosym"
 	"github.com/editord/editord/shell"
@@ -33,6 +35,7 @@ type goIndex struct {
 	cursor int64
 	// drafts are the Go files indexed from a draft: their content's hash.
 	drafts map[string]uint64
+	idle   *time.Timer // drops the index when it fires
 }
 
 var draftSeed = maphash.MakeSeed()
@@ -60,6 +63,18 @@ func (s *Service) goIndex(ctx context.Context, root string) (*gosym.Index, error
 	if g == nil || g.root != root {
 		g = &goIndex{root: root}
 		s.gosymIdx = g
+	}
+	name, _ := s.lsp.For("go")
+	if idle := s.cfg.LSP[name].Idle(); g.idle == nil {
+		g.idle = time.AfterFunc(idle, func() {
+			s.gosym.Lock()
+			defer s.gosym.Unlock()
+			if s.gosymIdx == g {
+				s.gosymIdx = nil
+			}
+		})
+	} else {
+		g.idle.Reset(idle)
 	}
 	s.gosym.Unlock()
 

@@ -81,8 +81,9 @@ func boolPtr(b bool) *bool { return &b }
 // sandboxed reports whether c asks for the sandbox (unset: yes).
 func (c ServerConfig) sandboxed() bool { return c.Sandbox == nil || *c.Sandbox }
 
-// idle is how long s is kept warm unused.
-func (c ServerConfig) idle() time.Duration {
+// Idle is how long a server (and what editord keeps for its language) is
+// kept unused.
+func (c ServerConfig) Idle() time.Duration {
 	if c.IdleSeconds > 0 {
 		return time.Duration(c.IdleSeconds) * time.Second
 	}

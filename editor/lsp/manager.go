@@ -192,7 +192,7 @@ func (m *Manager) Running() []*Server {
 func (m *Manager) sweep() {
 	every := 15 * time.Second
 	for _, c := range m.servers {
-		every = min(every, max(c.idle()/2, 500*time.Millisecond))
+		every = min(every, max(c.Idle()/2, 500*time.Millisecond))
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -212,7 +212,7 @@ func (m *Manager) sweep() {
 			if !sl.mu.TryLock() {
 				continue // starting, or in use
 			}
-			if s := sl.srv; s != nil && !s.dead() && s.idleFor() > s.cfg.idle() {
+			if s := sl.srv; s != nil && !s.dead() && s.idleFor() > s.cfg.Idle() {
 				sl.srv = nil
 				s.stop()
 			}
