@@ -409,6 +409,11 @@ func (s *Service) intelRootServers(root, language string) ([]string, error) {
 		}
 	}
 	if len(names) > 0 {
+		// Go's answer needs no server running (symbols_index.go): a Go
+		// root is asked whichever servers run.
+		if name, ok := s.lsp.For("go"); ok && !slices.Contains(names, name) && s.rootHolds(root, "go") {
+			names = append(names, name)
+		}
 		return names, nil
 	}
 	for _, m := range rootMarkers {
@@ -423,6 +428,18 @@ func (s *Service) intelRootServers(root, language string) ([]string, error) {
 		return nil, invalid("no language server runs for %s yet and its files name none (go.mod, package.json, tsconfig.json, pyproject.toml); pass language (%s)", root, strings.Join(s.lsp.Languages(), ", "))
 	}
 	return names, nil
+}
+
+// rootHolds reports whether root's marker files name language.
+func (s *Service) rootHolds(root, language string) bool {
+	for _, m := range rootMarkers {
+		if m.language == language {
+			if _, err := s.jail.Stat(path.Join(root, m.file)); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rootMarkers tell a workspace's languages from files at its root.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,6 +94,20 @@ func TestTypeScriptServer(t *testing.T) {
 		if want := strings.ReplaceAll(c, "greet", "welcome"); string(got) != want {
 			t.Fatalf("%s after the rename:\n%s", p, got)
 		}
+	}
+	// The root holds Go too: a query naming no language asks the server
+	// that runs and Go's index, which needs none running.
+	lspWrite(e, map[string]string{"go.mod": "module example.com/w\n\ngo 1.22\n", "tools/welcome.go": "package tools\n\nfunc Welcome() {}\n"})
+	ws, err := e.s.Symbols(ctx, &SymbolsRequest{Query: "welcome"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ws.Symbols {
+		got = append(got, s.Name+"@"+s.Path)
+	}
+	if !slices.Contains(got, "welcome@src/lib.ts") || !slices.Contains(got, "Welcome@tools/welcome.go") {
+		t.Fatalf("a query naming no language, TypeScript's server running, in a root with Go: %v", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package pagetest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,6 +104,16 @@ func TestUndoWhatIDidRecently(t *testing.T) {
 	e.js(`[...document.querySelectorAll(".ur-turn")].map((li) => li.getAttribute("aria-label").slice(5))`, &listed)
 	if strings.Join(listed, ",") != strings.Join(mine, ",") {
 		t.Fatalf("listed %v; want the person's %v (not the agent's %s)", listed, mine, agentTurn)
+	}
+	// A turn begun and ended within one second shows one time, not the
+	// same one twice ("10:30:09 PM–10:30:09 PM").
+	var heads []string
+	e.js(`[...document.querySelectorAll(".ur-turn")].map((li) => li.textContent)`, &heads)
+	span := regexp.MustCompile(`(\d\d?:\d\d:\d\d[^–·]*)–(\d\d?:\d\d:\d\d[^·]*)`)
+	for _, hd := range heads {
+		if m := span.FindStringSubmatch(hd); m != nil && strings.TrimSpace(m[1]) == strings.TrimSpace(m[2]) {
+			t.Fatalf("a turn's span shows one time twice: %q", hd)
+		}
 	}
 	// Each with its files and +/−: a.txt in two turns, b.txt and c.txt in
 	// one each, one line in, one out.

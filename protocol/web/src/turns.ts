@@ -64,6 +64,16 @@ export interface RevertResult {
 /** The name this page's writes carry (its by, before the session's '#'). */
 export const pageClient = "editord-page";
 
+/** A time of day as the page shows a change's: 10:30:09 PM. */
+export const clock = (t: string): string =>
+  new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+/** A turn's span: one time when it began and ended within the same second. */
+export function clockSpan(start: string, end: string): string {
+  const a = clock(start), b = clock(end);
+  return a === b ? a : `${a}–${b}`;
+}
+
 /** A change by this page (any of its sessions). */
 export function mine(by: string | undefined): boolean {
   return !!by && by.startsWith(pageClient + "#");

@@ -3,7 +3,7 @@ package main
 // gopls asked directly: the reference column of the workspace symbol row.
 // editord answers Go symbol queries from its own index and no longer asks
 // gopls, so the driver speaks LSP to a gopls of its own, with the
-// environment editord gave its gopls (its caches, warm from the rows
+// environment editord gives its gopls (its caches, warm from the rows
 // before) and the same settings, and times the same queries.
 
 import (
@@ -62,11 +62,12 @@ func (c *lspConn) call(method string, params any, settings map[string]any) json.
 	c.send(map[string]any{"id": c.id, "method": method, "params": params})
 	for {
 		m := c.read()
-		id, isReq := m["id"], m["method"] != nil
+		id, method := m["id"], m["method"]
 		switch {
-		case isReq:
+		case method != nil && id == nil: // a notification: nothing to answer
+		case method != nil:
 			var result any
-			if string(m["method"]) == `"workspace/configuration"` {
+			if string(method) == `"workspace/configuration"` {
 				var p struct{ Items []any }
 				json.Unmarshal(m["params"], &p)
 				items := make([]any, len(p.Items))
@@ -85,13 +86,18 @@ func (c *lspConn) call(method string, params any, settings map[string]any) json.
 	}
 }
 
-// goplsEnviron is the environment of process pid.
-func goplsEnviron(pid int) []string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	if err != nil {
-		return nil
+// goplsEnv is the environment editord gives its gopls (editor/lsp's
+// guards, the module cache), with home, where its caches are (the state
+// dir's lsp/go/home when it ran in the sandbox), as HOME.
+func goplsEnv(home, modcache string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "HOME" && k != "XDG_CACHE_HOME" && k != "GOFLAGS" {
+			env = append(env, kv)
+		}
 	}
-	return strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+	return append(env, "HOME="+home, "GOMODCACHE="+modcache, "GOPROXY=off", "GOTOOLCHAIN=local",
+		"GOFLAGS=-mod=readonly -buildvcs=false", "CGO_ENABLED=0", "GOPACKAGESDRIVER=off", "GOTELEMETRY=off")
 }
 
 // goplsDirectSymbols starts gopls on root with env, waits for the
@@ -99,6 +105,13 @@ func goplsEnviron(pid int) []string {
 func goplsDirectSymbols(root string, env []string, probe string, queries []string) (load time.Duration, times durs) {
 	cmd := exec.Command(*goplsBin)
 	cmd.Dir, cmd.Env = root, env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	defer func() {
+		if e := recover(); e != nil {
+			panic(fmt.Sprintf("gopls asked directly: %v; its stderr: %s", e, firstLine(stderr.String())))
+		}
+	}()
 	in, err := cmd.StdinPipe()
 	check(err)
 	out, err := cmd.StdoutPipe()

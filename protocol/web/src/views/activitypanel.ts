@@ -8,7 +8,7 @@ import { byAgent } from "../activity";
 import { h, midPath } from "../dom";
 import type { ChangeEvent } from "../mcp";
 import { patchView } from "./patch";
-import { byTurn, mine, undo } from "../turns";
+import { byTurn, clock, mine, undo } from "../turns";
 import { openReview } from "./review";
 import { openUndoRecent } from "./undorecent";
 import { addCommand } from "../commands";
@@ -34,7 +34,6 @@ export function activityPanel(parent: HTMLElement, app: App): void {
     h("div", { class: "search-form" }, h("label", { class: "check" }, agentsOnly, "Agents only"), file, undoRecent),
     list,
   );
-  const when = (t: string) => new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   function render(): void {
     list.replaceChildren();
     const f = file.value.trim();
@@ -57,7 +56,7 @@ export function activityPanel(parent: HTMLElement, app: App): void {
     ev.patch || ev.added || ev.removed
       ? h("span", { class: "delta" }, h("span", { class: "add" }, `+${ev.added}`), " ", h("span", { class: "del" }, `−${ev.removed}`))
       : h("span", { class: "delta" }),
-    h("span", { class: "when" }, when(ev.time))));
+    h("span", { class: "when" }, clock(ev.time))));
   }
   m.on("activity", render);
   agentsOnly.addEventListener("change", render);

@@ -15,7 +15,7 @@ import { openFile } from "../docs";
 import { highlight } from "../highlight";
 import { language } from "../languages";
 import { theme } from "../theme";
-import { detail, keep, undo, type RevertResult, type TurnFile, type TurnHunk, type TurnSummary } from "../turns";
+import { clockSpan, detail, keep, undo, type RevertResult, type TurnFile, type TurnHunk, type TurnSummary } from "../turns";
 import { refusalsNotice } from "./refusals";
 
 /** One hunk's lines, as its patch gives them. */
@@ -149,11 +149,10 @@ export async function openReview(app: App, turn: string): Promise<void> {
   async function render(): Promise<void> {
     drop();
     const t = data.turns[0];
-    const when = (s: string) => new Date(s).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
     head.replaceChildren(
       h("strong", {}, t.by), ` · ${t.turn}`, t.title ? ` · “${t.title}”` : "",
       ` · ${t.files} ${t.files === 1 ? "file" : "files"} `, h("span", { class: "add" }, `+${t.added}`), " ", h("span", { class: "del" }, `−${t.removed}`),
-      ` · ${when(t.start)}–${when(t.end)}`,
+      ` · ${clockSpan(t.start, t.end)}`,
       t.open ? " · still going on" : "", t.reviewed ? " · reviewed" : "",
       t.reverts ? ` · undoes ${t.reverts}` : "",
     );

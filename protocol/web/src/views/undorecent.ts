@@ -9,7 +9,7 @@
 
 import type { App } from "../app";
 import { h, midPath } from "../dom";
-import { detail, mine, pageClient, undo, type Refusal, type TurnFile, type TurnSummary } from "../turns";
+import { clock, clockSpan, detail, mine, pageClient, undo, type Refusal, type TurnFile, type TurnSummary } from "../turns";
 import type { HistoryResult } from "../wire";
 import { refusalsNotice } from "./refusals";
 
@@ -69,7 +69,6 @@ async function recent(app: App, minutes: number): Promise<{ rows: Row[]; more: n
   return { rows, more: r.more };
 }
 
-const clock = (s: string) => new Date(s).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 const spanLabel = (m: number) => (m % 60 ? `${m} minutes` : m === 60 ? "hour" : `${m / 60} hours`);
 
 /** Opens the list of the person's recent turns, to undo them. */
@@ -115,7 +114,7 @@ export async function openUndoRecent(app: App, minutes = spans[0]): Promise<void
       ].filter(Boolean);
       list.append(h("li", { class: `ur-turn ${r.standing ? "" : "gone"}`, "aria-label": `turn ${t.turn}` },
         h("label", { class: "check" }, box,
-          h("strong", {}, t.turn), ` · ${clock(t.start)}–${clock(t.end)} · ${t.files} ${t.files === 1 ? "file" : "files"} `,
+          h("strong", {}, t.turn), ` · ${clockSpan(t.start, t.end)} · ${t.files} ${t.files === 1 ? "file" : "files"} `,
           h("span", { class: "add" }, `+${t.added}`), " ", h("span", { class: "del" }, `−${t.removed}`),
           t.title ? ` · “${t.title}”` : ""),
         notes.length ? h("p", { class: "ur-note" }, notes.join("; ")) : null,
