@@ -207,9 +207,7 @@ func mergeMatches(a, b []Match, limit int) []Match {
 		return a
 	}
 	all := append(slices.Clone(a), b...)
-	sort.SliceStable(all, func(i, j int) bool {
-		return better(scored{path: all[i].Path, score: all[i].Score}, scored{path: all[j].Path, score: all[j].Score})
-	})
+	sort.SliceStable(all, func(i, j int) bool { return Before(all[i], all[j]) })
 	all = slices.CompactFunc(all, func(x, y Match) bool { return x.Path == y.Path })
 	if len(all) > limit {
 		all = all[:limit]

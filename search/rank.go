@@ -229,6 +229,14 @@ type scored struct {
 	idx   int
 }
 
+// Before reports whether a ranks before b in Rank's order: higher score,
+// then shorter, then byte order. Equal texts are left to the caller (Rank
+// puts them in the candidates' order): merging answers of several lists
+// keeps Rank's order with it.
+func Before(a, b Match) bool {
+	return better(scored{path: a.Path, score: a.Score}, scored{path: b.Path, score: b.Score})
+}
+
 // better is the total order of results: score, then shorter, then bytes,
 // then the candidates' order (equal texts).
 func better(a, b scored) bool {

@@ -10,14 +10,20 @@ import (
 	"time"
 )
 
-// BenchmarkQueryCorpus indexes the Go files of $GOSYM_CORPUS (make bench's
-// kubernetes, .bench/lsp/kubernetes) and ranks a new query per iteration.
-// It reports the build's time and the index's heap; make bench's lsp rows
-// measure the same through editord.
+// BenchmarkQueryCorpus indexes the Go files of the lsp bench's kubernetes
+// (.bench/lsp/kubernetes, or $EDITORD_K8S) and ranks a new query per
+// iteration. It reports the build's time and the index's heap; make
+// bench's lsp rows measure the same through editord.
+//
+//	go test ./editor/gosym -run '^$' -bench QueryCorpus
 func BenchmarkQueryCorpus(b *testing.B) {
-	root := os.Getenv("GOSYM_CORPUS")
+	root := os.Getenv("EDITORD_K8S")
 	if root == "" {
-		b.Skip("GOSYM_CORPUS names no workspace")
+		root = filepath.Join("..", "..", ".bench", "lsp", "kubernetes")
+	}
+	root, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		b.Skipf("no kubernetes corpus (%v); run BENCH_ONLY=lsp make bench once, or set EDITORD_K8S", err)
 	}
 	var rels []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/editord/editord/search"
 )
 
 // Match is a declaration a query found.
@@ -28,9 +30,8 @@ func (x *Index) Query(query string, limit int) ([]Match, int) {
 	}
 	shards := x.prepared()
 	type hit struct {
-		text  string
-		score int
-		r     ref
+		m search.Match
+		r ref
 	}
 	answers := make([][]hit, len(shards))
 	counts := make([]int, len(shards))
@@ -49,7 +50,7 @@ func (x *Index) Query(query string, limit int) ([]Match, int) {
 				ms, n := s.cands.RankCount(query, limit)
 				hs := make([]hit, len(ms))
 				for k, m := range ms {
-					hs[k] = hit{m.Path, m.Score, s.refs[m.Index]}
+					hs[k] = hit{m, s.refs[m.Index]}
 				}
 				answers[i], counts[i] = hs, n
 			}
@@ -64,16 +65,12 @@ func (x *Index) Query(query string, limit int) ([]Match, int) {
 	}
 	sort.Slice(all, func(i, j int) bool {
 		a, b := all[i], all[j]
-		if a.score != b.score {
-			return a.score > b.score
-		}
-		if len(a.text) != len(b.text) {
-			return len(a.text) < len(b.text)
-		}
-		if a.text != b.text {
-			return a.text < b.text
-		}
-		if a.r.f.rel != b.r.f.rel {
+		switch {
+		case search.Before(a.m, b.m):
+			return true
+		case search.Before(b.m, a.m):
+			return false
+		case a.r.f.rel != b.r.f.rel: // the same text: path order, then line
 			return a.r.f.rel < b.r.f.rel
 		}
 		return a.r.i < b.r.i
@@ -84,7 +81,7 @@ func (x *Index) Query(query string, limit int) ([]Match, int) {
 	defer x.mu.Unlock()
 	for i, h := range all {
 		f := h.r.f
-		out[i] = Match{Decl: f.decls[h.r.i], Path: f.rel, Package: x.importPath(path.Dir(f.rel), f.pkg), Score: h.score}
+		out[i] = Match{Decl: f.decls[h.r.i], Path: f.rel, Package: x.importPath(path.Dir(f.rel), f.pkg), Score: h.m.Score}
 	}
 	return out, total
 }
