@@ -103,10 +103,14 @@ func TestTypeScriptServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
+	ts := false
 	for _, s := range ws.Symbols {
 		got = append(got, s.Name+"@"+s.Path)
+		ts = ts || (s.Name == "welcome" && strings.HasPrefix(s.Path, "src/"))
 	}
-	if !slices.Contains(got, "welcome@src/lib.ts") || !slices.Contains(got, "Welcome@tools/welcome.go") {
+	// The write closed every document the server held: it answers from the
+	// file editord holds open for it (intelAnchor), not "No Project".
+	if !ts || !slices.Contains(got, "Welcome@tools/welcome.go") {
 		t.Fatalf("a query naming no language, TypeScript's server running, in a root with Go: %v", got)
 	}
 }

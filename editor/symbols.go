@@ -3,6 +3,7 @@ package editor
 import (
 	"context"
 	"encoding/json"
+	"path"
 
 	"github.com/editord/editord/editor/lsp"
 )
@@ -142,6 +143,9 @@ func (s *Service) workspaceSymbols(ctx context.Context, query, language string, 
 		if err != nil {
 			return nil, err
 		}
+		if err := s.intelAnchor(ctx, srv, root); err != nil {
+			return nil, err
+		}
 		a, err := s.symbolSearch(ctx, srv, root, query)
 		if err != nil {
 			return nil, err
@@ -151,6 +155,55 @@ func (s *Service) workspaceSymbols(ctx context.Context, query, language string, 
 		out.OutsideJail += a.outside
 	}
 	return out, nil
+}
+
+// intelAnchor holds a file of srv's languages open when it holds none:
+// typescript-language-server answers a workspace query only from the
+// projects of its open files ("No Project" with none, as after a write
+// closed them). The person's own buffer of that language is preferred,
+// else the first such file editor::find lists.
+func (s *Service) intelAnchor(ctx context.Context, srv *lsp.Server, root string) error {
+	if len(srv.Open()) > 0 {
+		return nil
+	}
+	serves := func(p string) bool {
+		name, ok := s.lsp.For(Language(p))
+		return ok && name == srv.Name
+	}
+	var pick string
+	if ses := s.store.Load().Sessions[root]; ses != nil {
+		for _, b := range ses.Buffers {
+			if !path.IsAbs(b.Path) && serves(b.Path) {
+				pick = b.Path
+				break
+			}
+		}
+	}
+	if pick == "" {
+		files, err := s.find.Files(ctx, root, s.cfg.Limits.MaxFindCandidates)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if serves(f) {
+				pick = f
+				break
+			}
+		}
+	}
+	if pick == "" {
+		return nil
+	}
+	l, err := locate(root, pick, "path")
+	if err != nil || s.visible(l, "") != nil {
+		return nil
+	}
+	content, draft, err := s.currentText(root, l)
+	if err != nil {
+		return nil // unreadable: the server answers what it can
+	}
+	_, _, err = srv.Sync(l.abs, lsp.LanguageID(l.stored, Language(l.stored)), content, draft)
+	return intelError(err, l.stored)
 }
 
 // symbolAnswer is one server's answer to a workspace symbol query, mapped.
