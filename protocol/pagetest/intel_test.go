@@ -167,3 +167,34 @@ func TestCodeIntelligence(t *testing.T) {
 	e.clickAt(".problems-list .problem.error")
 	e.waitJS(`document.querySelector(".status .cursor")?.textContent.startsWith("Ln 5, Col 27")`, "the cursor on the problem")
 }
+
+// Go to a symbol of the workspace: "#" in Go to file (VS Code's quick open
+// has it so), or the command. The names come as typed, each with its kind,
+// package and place; Enter opens the file at the name. A name an agent
+// adds is there at the next query.
+func TestGoToWorkspaceSymbol(t *testing.T) {
+	e := newGreetEnv(t)
+	e.key("p", input.ModifierCtrl)
+	e.node("dialog", "Go to file")
+	e.typeText("#greet")
+	e.node("dialog", "Go to symbol in workspace")
+	e.waitJS(`[...document.querySelectorAll("[role=option]")].some((o) => o.textContent === "function Greet example.com/m/lib · lib/lib.go:4")`, "Greet listed with its kind, package and place")
+	e.key(kb.Enter)
+	e.gone("dialog", "Go to symbol in workspace")
+	e.activeTabIs("lib/lib.go")
+	e.waitJS(`document.querySelector(".status .cursor")?.textContent.startsWith("Ln 4, Col 6")`, "the cursor on Greet's name")
+
+	a := e.agent("agent")
+	a.call("editor_save", map[string]any{"path": "lib/more.go", "content": "package lib\n\n// GreetAll says hello to all.\nfunc GreetAll() {}\n"})
+	e.key("p", ctrlShift...)
+	e.node("dialog", "Commands")
+	e.typeText("symbol in workspace")
+	e.click("option", "Code: Go to symbol in workspace…")
+	e.node("dialog", "Go to symbol in workspace")
+	e.typeText("GreetAll")
+	e.waitJS(`document.querySelector("[role=option]")?.textContent === "function GreetAll example.com/m/lib · lib/more.go:4"`, "the agent's new GreetAll first")
+	shot(e, "page-workspace-symbol.png")
+	e.key(kb.Enter)
+	e.activeTabIs("lib/more.go")
+	e.waitJS(`document.querySelector(".status .cursor")?.textContent.startsWith("Ln 4, Col 6")`, "the cursor on GreetAll's name")
+}

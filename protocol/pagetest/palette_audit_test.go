@@ -55,6 +55,7 @@ func TestPaletteListsEveryActionOnce(t *testing.T) {
 		"View: Toggle word wrap":         "Alt+Z",
 		"View: Toggle side bar":          "Ctrl+B",
 		"Activity: Undo what I did in the last 5 minutes…": "",
+		"Code: Go to symbol in workspace…":                 "",
 	} {
 		if !titles[title] {
 			t.Errorf("the palette has no %q; it lists %d commands", title, len(opts))

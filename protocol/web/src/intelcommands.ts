@@ -8,6 +8,7 @@ import type { App } from "./app";
 import { addCommand } from "./commands";
 import { findReferences, goToDefinition, outline, renameSymbol } from "./intel";
 import type { Tab } from "./model";
+import { openPalette } from "./views/palette";
 import { focusedTab } from "./views/split";
 
 type AtCursor = (app: App, tab: Tab, pos: number) => Promise<void>;
@@ -21,6 +22,9 @@ export function addIntelCommands(app: App): void {
   addCommand({ id: "code.definition", title: "Code: Go to definition", editorKeys: ["F12"], when: hasText, run: atCursor(goToDefinition) });
   addCommand({ id: "code.references", title: "Code: Find references", editorKeys: ["Shift+F12"], when: hasText, run: atCursor(findReferences) });
   addCommand({ id: "code.rename", title: "Code: Rename symbol", editorKeys: ["F2"], when: hasText, run: atCursor(renameSymbol) });
+  // Ctrl+T, VS Code's key, is the browser's new tab: "#" in Go to file, as
+  // VS Code's quick open has it too.
+  addCommand({ id: "code.workspaceSymbol", title: "Code: Go to symbol in workspace…", run: () => openPalette(app, "#") });
   addCommand({
     id: "code.outline",
     title: "Code: Go to symbol in the file",

@@ -1,15 +1,19 @@
 // The palette, as VS Code's quick open: go to file (Ctrl/Cmd-P), a
-// combobox over editor_find, and with ">" first (Ctrl+Shift+P, F1) every
-// command of the registry with its shortcut. Files come as the person
-// types (one find in flight; an answer overtaken by typing is dropped for
-// one of the newest text), the matched characters marked from the
-// result's positions; Enter opens the file as a shared tab. Commands are
-// filtered here, at each key, with nothing asked of the server.
+// combobox over editor_find; with "#" first, go to a symbol of the
+// workspace (editor_symbols' query: Go's from editord's own index); and
+// with ">" first (Ctrl+Shift+P, F1) every command of the registry with its
+// shortcut. Files and symbols come as the person types (one call in
+// flight; an answer overtaken by typing is dropped for one of the newest
+// text), a file's matched characters marked from the result's positions;
+// Enter opens the file as a shared tab, at the symbol for a symbol.
+// Commands are filtered here, at each key, with nothing asked of the
+// server.
 
 import type { App } from "../app";
 import { h } from "../dom";
 import { openFile } from "../docs";
-import type { FindResult } from "../wire";
+import type { FindResult, SymbolsResult } from "../wire";
+import { revealAt } from "../intelnav";
 import { reveal } from "../files";
 import { commands, keyLabel, runCommand, type Command } from "../commands";
 
@@ -95,6 +99,13 @@ export function rankCommands(list: Command[], query: string): { command: Command
   return out.sort((a, b) => b.score - a.score || a.command.title.localeCompare(b.command.title));
 }
 
+/** Each mode's dialog title, input label and list label. */
+const modes: Record<string, [string, string, string]> = {
+  files: ["Go to file", "File name", "Files"],
+  symbols: ["Go to symbol in workspace", "Symbol name", "Symbols"],
+  commands: ["Commands", "Command", "Commands"],
+};
+
 interface Item {
   id: string;
   label: (Node | string)[];
@@ -106,7 +117,7 @@ interface Item {
 export function openPalette(app: App, text = ""): void {
   const input = h("input", {
     type: "text", role: "combobox", "aria-label": "File name", "aria-expanded": "true", "aria-controls": "palette-list",
-    "aria-autocomplete": "list", spellcheck: "false", placeholder: "Type part of a file's name, or > for commands",
+    "aria-autocomplete": "list", spellcheck: "false", placeholder: "Type part of a file's name, # for symbols, or > for commands",
   });
   input.value = text;
   const list = h("ul", { role: "listbox", id: "palette-list", "aria-label": "Files", class: "palette-list" });
@@ -114,6 +125,7 @@ export function openPalette(app: App, text = ""): void {
   let items: Item[] = [];
   let active = 0;
   const isCommands = () => input.value.startsWith(">");
+  const isSymbols = () => input.value.startsWith("#");
   const show = (next: Item[], empty: string) => {
     list.replaceChildren();
     items = next;
@@ -137,6 +149,15 @@ export function openPalette(app: App, text = ""): void {
       },
     })), input.value ? "No file matches." : "");
     if (r.matches.length && r.truncated) note.textContent = "More candidates than were ranked; type more.";
+  };
+  const renderSymbols = (r: Pick<SymbolsResult, "symbols" | "total">) => {
+    show(r.symbols.map((s) => ({
+      id: `${s.path}:${s.line}:${s.column}`,
+      label: [h("span", { class: "kind" }, s.kind), " ", h("span", { class: "name" }, s.name), " ",
+        h("span", { class: "where" }, `${s.container ? s.container + " · " : ""}${s.path}:${s.line}`)],
+      run: () => void revealAt(app, s.path, s.line, s.column).catch((e) => app.model.say(String(e.message ?? e), `open:${s.path}`)),
+    })), input.value.slice(1).trim() ? "No symbol matches." : "Type part of a symbol's name.");
+    if (r.total > r.symbols.length) note.textContent = `${r.total.toLocaleString("en")} match; the best ${r.symbols.length} are shown.`;
   };
   const renderCommands = () => {
     const q = input.value.slice(1).trim();
@@ -179,8 +200,13 @@ export function openPalette(app: App, text = ""): void {
         const q = input.value.trim();
         if (!q || isCommands()) break;
         try {
-          const r = await app.link.call<FindResult>("editor_find", { query: q, limit: 50 });
-          if (!changed && !isCommands()) renderFiles(r);
+          if (isSymbols()) {
+            const r = await app.link.call<SymbolsResult>("editor_symbols", { query: q.slice(1).trim(), limit: 50 });
+            if (!changed && isSymbols()) renderSymbols(r);
+          } else {
+            const r = await app.link.call<FindResult>("editor_find", { query: q, limit: 50 });
+            if (!changed && !isCommands() && !isSymbols()) renderFiles(r);
+          }
         } catch (e) {
           if (!changed) note.textContent = (e as Error).message;
         }
@@ -195,15 +221,18 @@ export function openPalette(app: App, text = ""): void {
   };
   let mode = "";
   const update = () => {
-    const now = isCommands() ? "commands" : "files";
+    const now = isCommands() ? "commands" : isSymbols() ? "symbols" : "files";
     if (now !== mode) {
       mode = now;
-      title.textContent = now === "commands" ? "Commands" : "Go to file";
-      input.setAttribute("aria-label", now === "commands" ? "Command" : "File name");
-      list.setAttribute("aria-label", now === "commands" ? "Commands" : "Files");
+      const [heading, label, listLabel] = modes[now];
+      title.textContent = heading;
+      input.setAttribute("aria-label", label);
+      list.setAttribute("aria-label", listLabel);
       list.classList.toggle("commands", now === "commands");
+      list.classList.toggle("symbols", now === "symbols");
     }
     if (now === "commands") renderCommands();
+    else if (now === "symbols" && !input.value.slice(1).trim()) renderSymbols({ symbols: [], total: 0 });
     else if (!input.value.trim()) renderFiles({ matches: [], truncated: false });
     else void query();
   };
@@ -225,7 +254,7 @@ export function openPalette(app: App, text = ""): void {
       else pick(active);
     }
   });
-  const close = app.dialogs.open(text.startsWith(">") ? "Commands" : "Go to file", [input, note, list], [], { palette: true });
+  const close = app.dialogs.open(modes[text.startsWith(">") ? "commands" : text.startsWith("#") ? "symbols" : "files"][0], [input, note, list], [], { palette: true });
   const title = document.querySelector<HTMLElement>("[role=dialog].palette h2")!;
   update();
   input.focus();
