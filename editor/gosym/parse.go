@@ -138,35 +138,29 @@ type walker struct {
 // interface type, prefixed (Type.), and the fields of anonymous structs
 // within them (Type.field.sub).
 func (w *walker) members(prefix string, t ast.Expr) {
+	var fields []*ast.Field
+	var embedded, named string
 	switch t := t.(type) {
 	case *ast.StructType:
-		for _, f := range t.Fields.List {
-			if len(f.Names) == 0 {
-				if n := baseName(f.Type); n != "" {
-					w.add(prefix+n, "field", f.Type.Pos(), f.End())
-				}
-				continue
-			}
-			for _, n := range f.Names {
-				if n.Name == "_" {
-					continue
-				}
-				w.add(prefix+n.Name, "field", n.Pos(), f.End())
-				w.members(prefix+n.Name+".", f.Type)
-			}
-		}
+		fields, embedded, named = t.Fields.List, "field", "field"
 	case *ast.InterfaceType:
-		for _, f := range t.Methods.List {
-			if len(f.Names) == 0 {
-				// An embedded interface; a constraint's union (~int | ~string)
-				// names nothing.
-				if n := baseName(f.Type); n != "" {
-					w.add(prefix+n, "interface", f.Type.Pos(), f.End())
-				}
-				continue
+		fields, embedded, named = t.Methods.List, "interface", "method"
+	default:
+		return
+	}
+	for _, f := range fields {
+		if len(f.Names) == 0 {
+			// An embedded type; a constraint's union (~int | ~string) names
+			// nothing.
+			if n := baseName(f.Type); n != "" {
+				w.add(prefix+n, embedded, f.Type.Pos(), f.End())
 			}
-			for _, n := range f.Names {
-				w.add(prefix+n.Name, "method", n.Pos(), f.End())
+			continue
+		}
+		for _, n := range f.Names {
+			if n.Name != "_" {
+				w.add(prefix+n.Name, named, n.Pos(), f.End())
+				w.members(prefix+n.Name+".", f.Type)
 			}
 		}
 	}
