@@ -146,19 +146,22 @@ func (x *Index) SetAll(rels []string, read func(rel string) ([]byte, bool)) {
 	wg.Wait()
 }
 
-// Remove forgets file rel, or every file under folder rel.
+// Remove forgets file rel, or every file and module under folder rel.
 func (x *Index) Remove(rel string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, r := range x.under(rel) {
 		x.removeLocked(r)
 	}
+	x.moveModules(rel, "")
 }
 
-// Move renames file (or folder) from to to, content unchanged.
+// Move renames file (or folder) from to to, content unchanged; a folder's
+// modules go with it.
 func (x *Index) Move(from, to string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.moveModules(from, to)
 	for _, r := range x.under(from) {
 		f := x.files[r]
 		x.removeLocked(r)
@@ -215,6 +218,20 @@ func (x *Index) removeLocked(rel string) {
 	s := &x.shards[shardOf(rel)]
 	delete(s.files, rel)
 	s.dirty = true
+}
+
+// moveModules re-keys the modules in folder from (or below it) to folder
+// to, or forgets them when to is "".
+func (x *Index) moveModules(from, to string) {
+	for d, mod := range x.mods {
+		if d != from && !strings.HasPrefix(d, from+"/") {
+			continue
+		}
+		delete(x.mods, d)
+		if to != "" {
+			x.mods[to+strings.TrimPrefix(d, from)] = mod
+		}
+	}
 }
 
 // SetModule records that folder dir (root-relative, "" for the root)

@@ -40,9 +40,7 @@ func TestIndexFollowsFilesAndModules(t *testing.T) {
 
 	// A folder moved: its files and their package follow; a file moved
 	// into a folder the go command skips leaves the index.
-	x.Move("tools", "cmd/tools")
-	x.SetModule("tools", "")
-	x.SetModule("cmd/tools", "example.com/tools")
+	x.Move("tools", "cmd/tools") // its go.mod with it
 	if ms, _ := x.Query("Run", 2); found(ms) != "example.com/m/a.Run@a/a.go:3 example.com/tools/gen.Run@cmd/tools/gen/gen.go:3" {
 		t.Fatalf("after the move: %s", found(ms))
 	}
@@ -50,8 +48,14 @@ func TestIndexFollowsFilesAndModules(t *testing.T) {
 	if x.Has("testdata/loose.go") || x.Has("loose.go") {
 		t.Fatal("a file moved into testdata is still indexed")
 	}
-	// A folder removed, a file replaced.
+	// A folder removed (its module too: a file made there later is in the
+	// root's module), a file replaced.
 	x.Remove("cmd")
+	x.Set("cmd/tools/x.go", []byte("package x\n\nvar Y = 1\n"))
+	if ms, _ := x.Query("Y", 1); len(ms) != 1 || ms[0].Package != "example.com/m/cmd/tools" {
+		t.Fatalf("a file made where a removed module was: %+v", ms)
+	}
+	x.Remove("cmd/tools/x.go")
 	x.Set("a/a.go", []byte("package a\n\nfunc Walk() {}\n"))
 	if ms, total := x.Query("Run", 10); found(ms) != "example.com/m/a_test.TestRun@a/a_test.go:3" || total != 1 {
 		t.Fatalf("after the removal: %s", found(ms))
