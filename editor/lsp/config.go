@@ -54,9 +54,10 @@ func DefaultServers() map[string]ServerConfig {
 			Install:   "go install golang.org/x/tools/gopls@v0.23.0",
 			Sandbox:   boolPtr(true),
 			Read:      []string{},
-			// Symbols of the workspace only: its dependencies are outside
-			// the jail, where no answer is shown anyway, and searching them
-			// costs a large workspace seconds.
+			// Symbols of the workspace only, should gopls be asked for them
+			// (editord answers Go's workspace queries from its own index,
+			// editor/symbols_index.go): its dependencies are outside the
+			// jail, where no answer is shown anyway.
 			Settings: map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
 		},
 		"typescript": {
