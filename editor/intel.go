@@ -132,17 +132,24 @@ func (s *Service) currentText(root string, l loc) (string, bool, error) {
 			return d.Content, true, nil
 		}
 	}
-	res, err := s.jail.ReadFile(l.abs, s.cfg.Limits.MaxFileBytes)
+	data, err := s.wholeText(l.abs, l.stored)
+	return string(data), false, err
+}
+
+// wholeText is the file at abs on disk (stored names it in errors), whole
+// and text: code intelligence reads nothing less.
+func (s *Service) wholeText(abs, stored string) ([]byte, error) {
+	res, err := s.jail.ReadFile(abs, s.cfg.Limits.MaxFileBytes)
 	if err != nil {
-		return "", false, err
+		return nil, err
 	}
 	if res.Truncated {
-		return "", false, shell.Errorf(shell.CodeTooLarge, l.stored, "%s is over max_file_bytes; language servers are given whole files only", display(l.stored))
+		return nil, shell.Errorf(shell.CodeTooLarge, stored, "%s is over max_file_bytes; language servers are given whole files only", display(stored))
 	}
 	if !isText(res.Data) {
-		return "", false, shell.Errorf(shell.CodeBinary, l.stored, "%s is binary; code intelligence reads text files", display(l.stored))
+		return nil, shell.Errorf(shell.CodeBinary, stored, "%s is binary; code intelligence reads text files", display(stored))
 	}
-	return string(res.Data), false, nil
+	return res.Data, nil
 }
 
 func dirtyIn(rec *workspace.Record, root, p string) bool {

@@ -131,13 +131,10 @@ func programAllowed(cfg *RunConfig, name string) bool {
 	return false
 }
 
+// expandHome is p with a leading ~ as editord's home.
 func expandHome(p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, p[1:])
-		}
-	}
-	return p
+	home, _ := os.UserHomeDir()
+	return sandbox.ExpandHome(p, home)
 }
 
 // runEnv is a command's whole environment: nothing of editord's own but

@@ -212,15 +212,8 @@ type symbolAnswer struct {
 	outside int
 }
 
-// symbolSearch asks srv for the symbols matching query, or recalls its
-// answer when nothing was sent to it since it was asked (lsp/memo.go): an
-// agent asking again, a person's picker reopened.
+// symbolSearch asks srv for the symbols matching query.
 func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query string) (symbolAnswer, error) {
-	key := "workspace/symbol\x00" + query
-	if v, ok := srv.Recall(key); ok {
-		return v.(symbolAnswer), nil
-	}
-	gen := srv.Generation()
 	var raw []lsp.SymbolInformation
 	cctx, cancel := context.WithTimeout(ctx, intelTimeout)
 	err := srv.Call(cctx, "workspace/symbol", map[string]any{"query": query}, &raw)
@@ -228,9 +221,7 @@ func (s *Service) symbolSearch(ctx context.Context, srv *lsp.Server, root, query
 	if err != nil {
 		return symbolAnswer{}, intelError(err, "")
 	}
-	a := s.texts(srv, root).symbols(raw)
-	srv.Remember(key, gen, a)
-	return a, nil
+	return s.texts(srv, root).symbols(raw), nil
 }
 
 // symbols maps a workspace symbol answer's locations.

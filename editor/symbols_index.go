@@ -7,12 +7,13 @@ package editor
 // the language servers see, fed from the same places (intel.go):
 //
 //   - built from the Go files editor::find lists, read through the jail;
-//   - before each query, the change journal since it last looked (a write
-//     by anyone, a move, a deletion; a folder's too), and the person's
-//     drafts of Go files (their unsaved text, as the servers get it);
-//   - rebuilt when the journal was compacted past its cursor, or the root
-//     changed; dropped when unused as long as the Go server would be kept
-//     (idle_seconds), its memory (~50 MB for kubernetes) given back.
+//   - before each query, what the change journal gained since it last
+//     looked (a workspace.Follower: a stat when nothing did), a write by
+//     anyone, a move, a deletion, a folder's too; and the person's drafts
+//     of Go files (their unsaved text, as the servers get it);
+//   - rebuilt when the journal lost events before they were read, or the
+//     root changed; dropped when unused as long as the Go server would be
+//     kept (idle_seconds), its memory (~50 MB for kubernetes) given back.
 
 import (
 	"context"
@@ -32,7 +33,7 @@ type goIndex struct {
 	mu     sync.Mutex // one catch-up at a time; queries run outside it
 	root   string
 	x      *gosym.Index
-	cursor int64
+	follow *workspace.Follower
 	// drafts are the Go files indexed from a draft: their content's hash.
 	drafts map[string]uint64
 	idle   *time.Timer // drops the index when it fires
@@ -81,12 +82,17 @@ func (s *Service) goIndex(ctx context.Context, root string) (*gosym.Index, error
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.x != nil {
-		rebuild, err := s.goCatchUp(g)
+		evs, lost, err := g.follow.Poll()
 		if err != nil {
 			return nil, err
 		}
-		if rebuild {
+		if lost {
 			g.x = nil
+		}
+		for _, ev := range evs {
+			if g.x != nil && ev.Root == root && !path.IsAbs(ev.Path) {
+				s.goApply(g, ev)
+			}
 		}
 	}
 	if g.x == nil {
@@ -98,13 +104,11 @@ func (s *Service) goIndex(ctx context.Context, root string) (*gosym.Index, error
 	return g.x, nil
 }
 
-// goBuild indexes every Go file and go.mod of the root, the journal's
-// cursor taken first so that a change made during the build is read again.
+// goBuild indexes every Go file and go.mod of the root, following the
+// journal from before it lists them, so that a change made during the
+// build is read again.
 func (s *Service) goBuild(ctx context.Context, g *goIndex) error {
-	last, err := s.store.LastSeq()
-	if err != nil {
-		return err
-	}
+	follow := s.store.NewFollower()
 	files, err := s.find.Files(ctx, g.root, s.cfg.Limits.MaxFindCandidates)
 	if err != nil {
 		return err
@@ -120,18 +124,14 @@ func (s *Service) goBuild(ctx context.Context, g *goIndex) error {
 		}
 	}
 	x.SetAll(gofiles, func(rel string) ([]byte, bool) { return s.goRead(g.root, rel) })
-	g.x, g.cursor, g.drafts = x, last, map[string]uint64{}
+	g.x, g.follow, g.drafts = x, follow, map[string]uint64{}
 	return ctx.Err()
 }
 
-// goRead is a Go file's content on disk, when it is a text file within
-// max_file_bytes.
+// goRead is a Go file's content on disk, when it is a whole text file.
 func (s *Service) goRead(root, rel string) ([]byte, bool) {
-	res, err := s.jail.ReadFile(path.Join(root, rel), s.cfg.Limits.MaxFileBytes)
-	if err != nil || res.Truncated || !isText(res.Data) {
-		return nil, false
-	}
-	return res.Data, true
+	data, err := s.wholeText(path.Join(root, rel), rel)
+	return data, err == nil
 }
 
 // goModule records (or forgets, when gone) the module of go.mod rel.
@@ -143,44 +143,17 @@ func (s *Service) goModule(x *gosym.Index, root, rel string) {
 	x.SetModule(path.Dir(rel), mod)
 }
 
-// goCatchUp applies the journal since g's cursor; rebuild says the
-// journal no longer holds what was missed (compacted past the cursor).
-func (s *Service) goCatchUp(g *goIndex) (rebuild bool, err error) {
-	for {
-		p, err := s.store.Read(workspace.Query{Since: g.cursor, Limit: 2000})
-		if err != nil {
-			return false, err
-		}
-		if p.Reset {
-			return true, nil
-		}
-		for _, ev := range p.Events {
-			if ev.Root == g.root && !path.IsAbs(ev.Path) {
-				s.goApply(g, ev)
-			}
-		}
-		g.cursor = p.Next
-		if p.More == 0 {
-			return false, nil
-		}
-	}
-}
-
-// goApply brings the index past one change of the journal.
+// goApply brings the index past one change of the journal. A move is the
+// old path gone and the new one made: a file read again, a folder walked
+// (its files may enter the index or leave it, a testdata renamed).
 func (s *Service) goApply(g *goIndex, ev workspace.Event) {
 	x, rel := g.x, ev.Path
 	if ev.Kind == "moved" && ev.From != nil && !path.IsAbs(*ev.From) {
-		x.Move(*ev.From, rel)
-		if path.Base(*ev.From) == "go.mod" {
-			x.SetModule(path.Dir(*ev.From), "")
-		}
+		goForget(x, *ev.From)
 	}
 	switch {
 	case ev.Kind == "deleted":
-		x.Remove(rel)
-		if path.Base(rel) == "go.mod" {
-			x.SetModule(path.Dir(rel), "")
-		}
+		goForget(x, rel)
 	case path.Base(rel) == "go.mod":
 		s.goModule(x, g.root, rel)
 	case gosym.Indexed(rel):
@@ -195,6 +168,15 @@ func (s *Service) goApply(g *goIndex, ev workspace.Event) {
 	case ev.Kind == "created" || ev.Kind == "moved":
 		// A folder, perhaps, brought in whole: its Go files.
 		s.goFolder(g, rel)
+	}
+}
+
+// goForget takes file or folder rel out of the index, with the module
+// its go.mod (or the folder) held.
+func goForget(x *gosym.Index, rel string) {
+	x.Remove(rel)
+	if path.Base(rel) == "go.mod" {
+		x.SetModule(path.Dir(rel), "")
 	}
 }
 

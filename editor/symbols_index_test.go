@@ -2,6 +2,8 @@ package editor
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,4 +49,39 @@ func TestGoSymbolsIndexIdle(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ask()
+}
+
+// Events the journal dropped before the index read them (changes_kept
+// passed between two queries) make it build itself again: the names of
+// every file written meanwhile are found, not only the last ones'.
+func TestGoSymbolsIndexRebuiltAfterLostEvents(t *testing.T) {
+	e := tcNew(t, func(c *Config) {
+		c.Limits.ChangesKept = 3
+		c.LSP = lsp.WithDefaults(c.LSP)
+		g := c.LSP["go"]
+		g.Command = []string{"/nonexistent/gopls"}
+		c.LSP["go"] = g
+	})
+	lspWrite(e, goModule)
+	ctx := context.Background()
+	query := func(q string) int {
+		t.Helper()
+		out, err := e.s.Symbols(ctx, &SymbolsRequest{Query: q, Language: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Total
+	}
+	if n := query("Greet"); n != 1 {
+		t.Fatalf("Greet: %d", n)
+	}
+	for i := range 10 {
+		name := fmt.Sprintf("Lost%02d", i)
+		if _, err := e.s.Save(ctx, &SaveRequest{Path: "lost/" + strings.ToLower(name) + ".go", Content: "package lost\n\nfunc " + name + "() {}\n", Force: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := query("Lost"); n != 10 {
+		t.Fatalf("after 10 saves with changes_kept 3: %d of the 10 names found", n)
+	}
 }

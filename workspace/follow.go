@@ -78,7 +78,10 @@ func (f *Follower) Poll() (evs []Event, lost bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	lost = p.Reset && p.Next >= f.cursor
+	// A follower begun on no journal (cursor 0) expects seq 1 first: a
+	// journal that starts later was compacted past events it never read
+	// (Read's Reset says nothing at cursor 0, which means "from the start").
+	lost = (p.Reset && p.Next >= f.cursor) || (f.cursor == 0 && len(p.Events) > 0 && p.Events[0].Seq > 1)
 	f.ino, f.off, f.cursor = h.Info.Ino, p.end, p.Next
 	return p.Events, lost, nil
 }

@@ -222,6 +222,23 @@ func TestFollowerReadsOnlyNew(t *testing.T) {
 	}
 }
 
+// A follower made before the journal existed expects its first event:
+// when compactions dropped events before its first poll, it says so.
+func TestFollowerOnNoJournalReportsLoss(t *testing.T) {
+	s, _ := newTestStore(t)
+	f := s.NewFollower()
+	appendN(t, s, 10, 3, "a") // compacted at 3, 6 and 9
+	evs, lost, err := f.Poll()
+	if err != nil || !lost || len(evs) == 0 || evs[0].Seq == 1 {
+		t.Fatalf("lost %v, %v, %v", lost, seqs(evs), err)
+	}
+	g := s.NewFollower()
+	appendN(t, s, 2, 100, "b")
+	if evs, lost, _ := g.Poll(); lost || fmt.Sprint(seqs(evs)) != "[11 12]" {
+		t.Fatalf("a follower begun on a journal: lost %v, %v", lost, seqs(evs))
+	}
+}
+
 // TestJournalCompactionKeepsWholeEvents: compaction keeps the last keep
 // whole events and drops garbage among them.
 func TestJournalCompactionKeepsWholeEvents(t *testing.T) {

@@ -38,19 +38,25 @@ func serveWithConfig(t *testing.T, root, config string) *session {
 		"serve", "--root", root, "--state-dir", t.TempDir(), "--config", cfg)
 }
 
-func TestE2ECodeIntelligence(t *testing.T) {
-	gopls := goplsForTests(t)
-	root := workspaceDir(t)
-	for p, c := range map[string]string{
-		"go.mod":     "module example.com/m\n\ngo 1.22\n",
-		"lib/lib.go": "package lib\n\n// Greet says hello.\nfunc Greet() string { return \"hi\" }\n",
-		"main.go":    "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { println(lib.Greet()) }\n",
-	} {
+// writeFiles writes files (root-relative path → content) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+func TestE2ECodeIntelligence(t *testing.T) {
+	gopls := goplsForTests(t)
+	root := workspaceDir(t)
+	writeFiles(t, root, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\n// Greet says hello.\nfunc Greet() string { return \"hi\" }\n",
+		"main.go":    "package main\n\nimport \"example.com/m/lib\"\n\nfunc main() { println(lib.Greet()) }\n",
+	})
 	s := serveWithConfig(t, root, "[lsp.go]\ncommand = [\""+gopls+"\"]\n")
 	refs := s.mustCall("editor_references", map[string]any{"path": "main.go", "line": 5, "column": 29})
 	if refs["total"] != float64(2) {
@@ -104,15 +110,10 @@ func TestE2ECodeIntelligenceMissingServer(t *testing.T) {
 func TestE2ESymbolsAfterAnExternalChange(t *testing.T) {
 	gopls := goplsForTests(t)
 	root := workspaceDir(t)
-	for p, c := range map[string]string{
+	writeFiles(t, root, map[string]string{
 		"go.mod":     "module example.com/m\n\ngo 1.22\n",
 		"lib/lib.go": "package lib\n\nfunc Greet() string { return \"hi\" }\n",
-	} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	s := serveWithConfig(t, root, "[lsp.go]\ncommand = [\""+gopls+"\"]\n")
 	query := map[string]any{"query": "Greet", "language": "go"}
 	names := func() string {

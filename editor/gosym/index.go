@@ -95,9 +95,12 @@ func Indexed(rel string) bool {
 }
 
 // Set parses src as file rel's content and keeps its declarations (none
-// when the build leaves the file out).
+// when the build leaves the file out); a path the index does not take
+// (Indexed) is left out.
 func (x *Index) Set(rel string, src []byte) {
-	x.put(parsed(rel, src))
+	if Indexed(rel) {
+		x.put(parsed(rel, src))
+	}
 }
 
 func parsed(rel string, src []byte) *file {
@@ -134,7 +137,7 @@ func (x *Index) SetAll(rels []string, read func(rel string) ([]byte, bool)) {
 			defer wg.Done()
 			for rel := range work {
 				if src, ok := read(rel); ok {
-					x.put(parsed(rel, src))
+					x.Set(rel, src)
 				}
 			}
 		}()
@@ -146,34 +149,17 @@ func (x *Index) SetAll(rels []string, read func(rel string) ([]byte, bool)) {
 	wg.Wait()
 }
 
-// Remove forgets file rel, or every file and module under folder rel.
+// Remove forgets file rel, or every file and module in folder rel.
 func (x *Index) Remove(rel string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, r := range x.under(rel) {
 		x.removeLocked(r)
 	}
-	x.moveModules(rel, "")
-}
-
-// Move renames file (or folder) from to to, content unchanged; a folder's
-// modules go with it.
-func (x *Index) Move(from, to string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.moveModules(from, to)
-	for _, r := range x.under(from) {
-		f := x.files[r]
-		x.removeLocked(r)
-		moved := &file{rel: to + strings.TrimPrefix(r, from), pkg: f.pkg, decls: f.decls, texts: f.texts}
-		if !Indexed(moved.rel) {
-			continue
+	for d := range x.mods {
+		if d == rel || strings.HasPrefix(d, rel+"/") {
+			delete(x.mods, d)
 		}
-		x.removeLocked(moved.rel)
-		x.files[moved.rel] = moved
-		s := &x.shards[shardOf(moved.rel)]
-		s.files[moved.rel] = moved
-		s.dirty = true
 	}
 }
 
@@ -218,20 +204,6 @@ func (x *Index) removeLocked(rel string) {
 	s := &x.shards[shardOf(rel)]
 	delete(s.files, rel)
 	s.dirty = true
-}
-
-// moveModules re-keys the modules in folder from (or below it) to folder
-// to, or forgets them when to is "".
-func (x *Index) moveModules(from, to string) {
-	for d, mod := range x.mods {
-		if d != from && !strings.HasPrefix(d, from+"/") {
-			continue
-		}
-		delete(x.mods, d)
-		if to != "" {
-			x.mods[to+strings.TrimPrefix(d, from)] = mod
-		}
-	}
 }
 
 // SetModule records that folder dir (root-relative, "" for the root)

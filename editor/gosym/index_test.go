@@ -38,13 +38,17 @@ func TestIndexFollowsFilesAndModules(t *testing.T) {
 		t.Fatalf("a.Run: %s", found(ms))
 	}
 
-	// A folder moved: its files and their package follow; a file moved
-	// into a folder the go command skips leaves the index.
-	x.Move("tools", "cmd/tools") // its go.mod with it
+	// A folder moved (taken out, its files and go.mod told again at their
+	// new place): its files and their package follow; a file moved into a
+	// folder the go command skips leaves the index.
+	x.Remove("tools")
+	x.SetModule("cmd/tools", "example.com/tools")
+	x.Set("cmd/tools/gen/gen.go", []byte("package main\n\nfunc Run() {}\n"))
 	if ms, _ := x.Query("Run", 2); found(ms) != "example.com/m/a.Run@a/a.go:3 example.com/tools/gen.Run@cmd/tools/gen/gen.go:3" {
 		t.Fatalf("after the move: %s", found(ms))
 	}
-	x.Move("loose.go", "testdata/loose.go")
+	x.Remove("loose.go")
+	x.Set("testdata/loose.go", []byte("package m\n\nvar Runner = 1\n"))
 	if x.Has("testdata/loose.go") || x.Has("loose.go") {
 		t.Fatal("a file moved into testdata is still indexed")
 	}

@@ -202,7 +202,7 @@ func (m *Manager) boxSpec(name string, cfg ServerConfig, root, program string, a
 		read = append(read, sandbox.ProgramReads(p, path)...)
 	}
 	for _, p := range cfg.Read {
-		read = append(read, expandHome(p, env))
+		read = append(read, sandbox.ExpandHome(p, envValue(env, "HOME"))) // editord's home
 	}
 	set := map[string]string{"HOME": home, "TMPDIR": tmp, "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
 		"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_DATA_HOME": filepath.Join(home, ".local", "share"),
@@ -280,14 +280,6 @@ func setEnv(env []string, key, v string) []string {
 		}
 	}
 	return append(out, key+"="+v)
-}
-
-// expandHome is p with a leading ~ as editord's home (env's HOME).
-func expandHome(p string, env []string) string {
-	if home := envValue(env, "HOME"); home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return filepath.Join(home, p[1:])
-	}
-	return p
 }
 
 // clean drops empty and repeated paths.

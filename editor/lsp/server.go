@@ -57,10 +57,8 @@ type Server struct {
 	// about the text held open.
 	versioned bool
 	// gen counts the notifications sent (every change of what the server
-	// holds); memo keeps answers by question, each with the gen it was
-	// asked at (memo.go).
-	gen  uint64
-	memo map[string]memoEntry
+	// holds).
+	gen uint64
 	// sentAt and publishedAt are when the last notification was sent and
 	// the last diagnostics published (WaitDiagnostics' settling).
 	sentAt, publishedAt time.Time

@@ -45,6 +45,15 @@ func ProgramReads(program, pathList string) []string {
 	return out
 }
 
+// ExpandHome is p with a leading ~ as home (a configuration's read and
+// write folders); p as it is without one, or without a home.
+func ExpandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
 // Realpath is p with every link resolved.
 func Realpath(p string) (string, error) { return filepath.EvalSymlinks(p) }
 
